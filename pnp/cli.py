@@ -1,0 +1,198 @@
+"""The `pnp` command: arguments in; findings, PDFs and an exit code out.
+
+Exit codes: 0 clean, 1 content or build errors, 2 usage. A traceback is shown only with --debug;
+otherwise any unexpected failure is one line that says what to do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from . import __version__
+from .findings import Findings, display_path
+from .output import remove_stale_staging, staged_output
+from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
+from .units import PAPERS
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", type=Path, default=Path("."),
+                        help="project folder holding content/ and templates/ (default: .)")
+    common.add_argument("--game", action="append", metavar="NAME",
+                        help="only this game (repeatable; default: every game under content/)")
+    common.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    parser = _Parser(prog="pnp", description="Print-and-play PDFs from game definitions.")
+    parser.add_argument("--version", action="version", version=f"pnp {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    build = commands.add_parser("build", parents=[common], help="check, then write PDFs",
+                                description="Check the content, then write print-ready PDFs.")
+    build.add_argument("--sheets", default="all",
+                       help="comma-separated sheet names, or 'all' (default)")
+    build.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                       help="paper size (default: letter)")
+    build.add_argument("--out", type=Path, default=None,
+                       help="output folder (default: output/ in the project)")
+    build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    check = commands.add_parser("check", parents=[common], help="report every content problem",
+                                description="Find every problem in the content, print nothing.")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text (default) or json for editors and CI")
+
+    commands.add_parser("list", parents=[common], help="show games and their sheets",
+                        description="Show the games found and the sheets each can build.")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"pnp: error: {exc}", file=sys.stderr)
+        print("pnp: run 'pnp --help' for usage", file=sys.stderr)
+        return EXIT_USAGE
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as exc:
+        print(f"pnp: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("pnp: interrupted; no output was changed", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the promise: one line, no traceback, unless asked for
+        if args.debug:
+            raise
+        print(f"pnp: internal error: {type(exc).__name__}: {exc} "
+              "(run again with --debug for details and report it)", file=sys.stderr)
+        return EXIT_ERRORS
+
+
+def _games(project: Project, args) -> tuple[list[str], Findings]:
+    found = project.games()
+    if not args.game:
+        if not found:
+            raise UsageError(f"no games found under {display_path(project.content, Path.cwd())}"
+                             " (each game is a folder with a game.yaml)")
+        return found, Findings()
+    missing = Findings()
+    for name in args.game:
+        if name not in found:
+            missing.extend(unknown_game(project, name))
+    return [n for n in args.game if n in found], missing
+
+
+def _print_findings(findings: Findings) -> None:
+    for finding in findings.sorted():
+        print(finding.format(), file=sys.stderr)
+
+
+def _failed(findings: Findings, strict: bool) -> bool:
+    return bool(findings.errors or (strict and findings.warnings))
+
+
+def _summary(findings: Findings) -> str:
+    errors, warnings = len(set(findings.errors)), len(set(findings.warnings))
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
+def cmd_check(args) -> int:
+    project = Project(args.root)
+    names, findings = _games(project, args)
+    started = time.perf_counter()
+    for name in names:
+        findings.extend(check_game(project, name).findings)
+    elapsed = time.perf_counter() - started
+    if args.format == "json":
+        report = {
+            "version": 1,
+            "games": names,
+            "ok": not _failed(findings, args.strict),
+            "findings": [f.as_dict() for f in findings.sorted()],
+        }
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print_findings(findings)
+        print(f"pnp check: {', '.join(names)}: {_summary(findings)} ({elapsed:.2f} s)",
+              file=sys.stderr)
+    return EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
+
+
+def cmd_build(args) -> int:
+    project = Project(args.root)
+    names, findings = _games(project, args)
+    wanted = None if args.sheets.strip() == "all" else [
+        s.strip() for s in args.sheets.split(",") if s.strip()]
+    checked_games = []
+    for name in names:
+        checked = check_game(project, name)
+        findings.extend(checked.findings)
+        checked_games.append(checked)
+    _print_findings(findings)
+    if _failed(findings, args.strict):
+        print(f"pnp build: {_summary(findings)}; nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
+    plan = []
+    unknown: set[str] = set(wanted or [])
+    for checked in checked_games:
+        decks, missing = select_sheets(checked, wanted)
+        unknown &= set(missing)
+        plan.append((checked, decks))
+    if unknown:
+        known = sorted({d.name for c in checked_games for d in c.decks})
+        raise UsageError(f"no sheet named {', '.join(sorted(unknown))}; "
+                         f"sheets: {', '.join(known)} or all")
+    out_dir = args.out or project.root / "output"
+    for checked, _ in plan:
+        remove_stale_staging(out_dir / checked.name)
+    started = time.perf_counter()
+    with staged_output() as staging:
+        written = [path for checked, decks in plan
+                   for path in build_game(checked, decks, args.paper, out_dir, staging)]
+    elapsed = time.perf_counter() - started
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s",
+          file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_list(args) -> int:
+    project = Project(args.root)
+    names, findings = _games(project, args)
+    for name in names:
+        checked = check_game(project, name)
+        title = checked.info.title if checked.info else name
+        print(f"{name}: {title}")
+        if not checked.decks:
+            print("  (sheets unavailable until 'pnp check' is clean)")
+        for deck in checked.decks:
+            size = f"{deck.size.width_mm:g} x {deck.size.height_mm:g} mm"
+            print(f"  {deck.name:<12} {len(deck.items):>3} x {deck.title} ({size})")
+    _print_findings(findings)
+    return EXIT_ERRORS if findings.errors else EXIT_OK
+
+
+COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list}

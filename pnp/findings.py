@@ -1,0 +1,122 @@
+"""Findings: what every stage reports instead of raising.
+
+In: a location in a content file, a rule id and a message. Out: one printable line per problem,
+sorted by file and line, so a designer sees every problem at once and never a traceback.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in a content file; line and column count from 1, as editors do."""
+
+    path: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.path
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+NOWHERE = Location("<unknown>")
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    where: Location
+    message: str
+    subject: str = ""  # the card or component concerned, e.g. 'event 12 "Overnight Bail Out"'
+    field: str = ""  # the field path inside the subject, e.g. 'effect'
+    hint: str = ""
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def sort_key(self) -> tuple:
+        return (self.where.path, self.where.line, self.where.column, self.rule, self.message)
+
+    def format(self) -> str:
+        """The one-line form: location first, then what, then the rule id."""
+        parts = [f"{self.where}: {self.severity.value}:"]
+        if self.subject:
+            parts.append(f"{self.subject}:")
+        if self.field:
+            parts.append(f"{self.field}:")
+        parts.append(self.message)
+        line = " ".join(parts)
+        if self.hint:
+            line += f"; {self.hint}"
+        return f"{line} (rule {self.rule})"
+
+    def as_dict(self) -> dict:
+        return {
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "file": self.where.path,
+            "line": self.where.line,
+            "column": self.where.column,
+            "subject": self.subject,
+            "field": self.field,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+@dataclass
+class Findings:
+    """An append-only collection that every stage writes into."""
+
+    items: list[Finding] = field(default_factory=list)
+
+    def add(self, finding: Finding) -> None:
+        self.items.append(finding)
+
+    def error(self, rule: str, where: Location, message: str, **extra) -> None:
+        self.add(Finding(rule, Severity.ERROR, where, message, **extra))
+
+    def warning(self, rule: str, where: Location, message: str, **extra) -> None:
+        self.add(Finding(rule, Severity.WARNING, where, message, **extra))
+
+    def extend(self, other: "Findings | list[Finding]") -> None:
+        self.items.extend(other.items if isinstance(other, Findings) else other)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.items if f.is_error]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.items if not f.is_error]
+
+    def sorted(self) -> list[Finding]:
+        # A set first: the same problem reached by two routes is reported once.
+        return sorted(set(self.items), key=Finding.sort_key)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+
+def display_path(path: Path, root: Path) -> str:
+    """The path as the user should read it: relative to the project root when inside it."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,145 @@
+"""PDF: page plans (paper size, margin furniture, placed SVG faces) in; PDF bytes out.
+
+Every face is drawn by cairosvg straight onto one cairo PDF surface, so the whole document shares
+one embedded subset per font and text stays vector and selectable. cairo cannot write page boxes
+or viewer preferences, so pikepdf adds them afterwards: a TrimBox and BleedBox on every page, and
+PrintScaling=None so a viewer does not shrink the sheet to fit. Document dates come only from
+SOURCE_DATE_EPOCH and the file ID is derived from the content, so the same input gives the same
+bytes on every run.
+
+This is the one place where millimetres become points, and y-down becomes PDF's y-up.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from dataclasses import dataclass
+
+import cairocffi as cairo
+import cairosvg.parser
+import cairosvg.surface
+import pikepdf
+
+from .fonts import use_bundled_fonts
+from .layout import Rect
+from .units import Size, mm_to_pt
+
+
+@dataclass(frozen=True)
+class Placement:
+    x_mm: float
+    y_mm: float
+    svg: str
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    paper: Size
+    trim: Rect
+    furniture: str  # the page-sized SVG with crop marks, ruler and notes
+    placements: tuple[Placement, ...]
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    title: str
+    author: str
+    subject: str
+    keywords: str = ""
+    duplex: str = "long-edge"
+
+
+class RefusedFetch(Exception):
+    pass
+
+
+def refuse_fetch(url: str, resource_type: str):
+    """cairosvg's fetcher: our SVG never needs a file or network resource, so none is read."""
+    raise RefusedFetch(f"refused to fetch {url!r}: templates may not load external resources")
+
+
+class _PlacedSurface(cairosvg.surface.Surface):
+    """Draws one SVG document onto an existing cairo surface, its top-left at an offset.
+
+    cairosvg has no public API for drawing into an existing surface; this reuses its Surface
+    machinery with the output surface swapped in, which is the fastest route through cairosvg.
+    """
+
+    def __init__(self, tree, target: cairo.Surface, offset_pt: tuple[float, float]):
+        self._target = target
+        self._offset_pt = offset_pt
+        super().__init__(tree, None, 96)
+
+    def _create_surface(self, width, height):
+        return self._target, width, height
+
+    def set_context_size(self, width, height, viewbox, tree):
+        scale = self.device_units_per_user_units
+        self.context.translate(self._offset_pt[0] / scale, self._offset_pt[1] / scale)
+        super().set_context_size(width, height, viewbox, tree)
+
+
+def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float) -> None:
+    tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), url_fetcher=refuse_fetch)
+    _PlacedSurface(tree, target, (mm_to_pt(x_mm), mm_to_pt(y_mm)))
+
+
+def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
+    """Draw the pages with cairo, then add page boxes and print settings with pikepdf."""
+    use_bundled_fonts()
+    raw = io.BytesIO()
+    first = pages[0].paper
+    surface = cairo.PDFSurface(raw, mm_to_pt(first.width_mm), mm_to_pt(first.height_mm))
+    page_context = cairo.Context(surface)
+    for page in pages:
+        surface.set_size(mm_to_pt(page.paper.width_mm), mm_to_pt(page.paper.height_mm))
+        draw_svg(surface, page.furniture, 0, 0)
+        for placed in page.placements:
+            draw_svg(surface, placed.svg, placed.x_mm, placed.y_mm)
+        page_context.show_page()
+    surface.finish()
+    return _finish_document(raw.getvalue(), pages, info)
+
+
+def _pdf_box(rect: Rect, paper: Size) -> list[float]:
+    """A rectangle in mm from the top-left, as a PDF box in points from the bottom-left."""
+    x0 = mm_to_pt(rect.x_mm)
+    y0 = mm_to_pt(paper.height_mm - rect.bottom_mm)
+    return [round(x0, 4), round(y0, 4), round(x0 + mm_to_pt(rect.width_mm), 4),
+            round(y0 + mm_to_pt(rect.height_mm), 4)]
+
+
+def _pdf_date(epoch: int) -> str:
+    return time.strftime("D:%Y%m%d%H%M%SZ", time.gmtime(epoch))
+
+
+def _finish_document(data: bytes, pages: list[PagePlan], info: DocumentInfo) -> bytes:
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for page, plan in zip(pdf.pages, pages):
+            box = pikepdf.Array(_pdf_box(plan.trim, plan.paper))
+            page.obj.TrimBox = box
+            page.obj.BleedBox = box
+        preferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name.None_)
+        if info.duplex == "long-edge":
+            preferences.Duplex = pikepdf.Name.DuplexFlipLongEdge
+        elif info.duplex == "short-edge":
+            preferences.Duplex = pikepdf.Name.DuplexFlipShortEdge
+        pdf.Root.ViewerPreferences = preferences
+        docinfo = pdf.docinfo
+        for key in list(docinfo.keys()):
+            del docinfo[key]
+        docinfo.Title = info.title
+        docinfo.Author = info.author
+        docinfo.Subject = info.subject
+        docinfo.Creator = "pnp"
+        docinfo.Producer = "pnp (cairo, pikepdf)"
+        if info.keywords:
+            docinfo.Keywords = info.keywords
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+        if epoch.isdigit():
+            docinfo.CreationDate = docinfo.ModDate = _pdf_date(int(epoch))
+        out = io.BytesIO()
+        pdf.save(out, min_version="1.7", deterministic_id=True)
+    return out.getvalue()

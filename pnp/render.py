@@ -1,0 +1,164 @@
+"""Render: model objects and Jinja SVG templates in; one SVG document per face out.
+
+Templates are looked up in the game's own folder first (`templates/<game>/`), then in
+`templates/common/`. Autoescape is on and undefined names are errors, so card text with `&`, `<`
+or quotes is always drawn as text and a typo in a template fails loudly.
+
+Text boxes are declared by the template with `text_box(...)`: the box, the font role, the
+preferred and minimum size. Fitting happens here, with the same metrics the PDF is drawn with,
+and anything that had to shrink, does not fit or cannot be drawn becomes a finding on the card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup, escape
+
+from .findings import Findings
+from .fonts import FACES, metrics
+from .textfit import TOKEN, fit_text, tokens_in
+
+MM_PER_PT = 25.4 / 72
+
+
+@dataclass(frozen=True)
+class Face:
+    """One rendered face of one component."""
+
+    svg: str
+    label: str
+
+
+def _number(value: float) -> str:
+    """Short, stable decimal text for SVG coordinates (mm; 0.001 mm is far below print)."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class Renderer:
+    """Renders the faces of one game's components, collecting text findings as it goes."""
+
+    def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
+                 globals_: dict[str, Any]):
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters["n"] = _number
+        self.env.globals.update(globals_)
+        self.env.globals["text_box"] = self.text_box
+        self.env.globals["font"] = _font_attributes
+        self.env.globals["icon"] = self.icon
+        self.icons = icons
+        self.findings = Findings()
+        self._icon_macro = None
+
+    def render(self, template: str, item: Any, **context: Any) -> Face:
+        svg = self.env.get_template(template).render(card=item, **context)
+        return Face(svg, getattr(item, "label", ""))
+
+    def icon(self, name: str, x_mm: float, y_mm: float, size_mm: float) -> Markup:
+        if self._icon_macro is None:
+            self._icon_macro = self.env.get_template("icons.svg.j2").module.icon
+        return self._icon_macro(self.icons[name], x_mm, y_mm, size_mm)
+
+    def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
+                 font: str = "body", size_pt: float = 9, min_pt: float | None = None,
+                 leading: float = 1.2, align: str = "left", valign: str = "top",
+                 fill: str = "#000000", policy: str = "shrink") -> Markup:
+        """Fit `card.<field>` into the box (x, y, width, height in mm) and draw it.
+
+        policy 'shrink' may go down to `min_pt` (a warning below `size_pt`); 'fail' may not.
+        """
+        text = str(getattr(card, field))
+        x, y, width, height = box_mm
+        face = metrics(font)
+        where = card.where.of(field) if hasattr(card, "where") else None
+        label = getattr(card, "label", "")
+        smallest = size_pt if policy == "fail" or min_pt is None else min_pt
+        self._check_characters(text, face, where, label, field)
+        fit = fit_text(text, face, width, height, size_pt, smallest, leading, align)
+        if where is not None:
+            if not fit.fits:
+                self._report_overflow(fit, text, box_mm, smallest, where, label, field)
+            elif fit.size_pt < size_pt:
+                self.findings.warning(
+                    "text-shrunk", where,
+                    f"text shrunk from {size_pt:g} pt to {fit.size_pt:g} pt to fit its box",
+                    subject=label, field=field,
+                    hint="shorten it a little if it should print at the designed size")
+        return self._draw(fit, face.face, x, y, width, height, valign, fill)
+
+    def _check_characters(self, text, face, where, label, field) -> None:
+        if where is None:
+            return
+        for token in tokens_in(text):
+            if token not in self.icons:
+                known = ", ".join("{" + name + "}" for name in self.icons)
+                self.findings.error("text-unknown-token", where,
+                                    f"unknown icon token {{{token}}}", subject=label,
+                                    field=field, hint=f"known tokens: {known}")
+        for char in face.missing(_strip_tokens(text)):
+            self.findings.error(
+                "glyph-missing", where,
+                f"character '{char}' (U+{ord(char):04X}) is not in the bundled font "
+                f"{face.face.family}", subject=label, field=field,
+                hint="it would print as an empty box; replace it")
+
+    def _report_overflow(self, fit, text, box_mm, smallest, where, label, field) -> None:
+        _, _, width, height = box_mm
+        if fit.too_wide:
+            message = (f"the word '{fit.too_wide}' is wider than its {width:g} mm box even at "
+                       f"{smallest:g} pt")
+            hint = "break or shorten the word"
+        else:
+            message = (f"text overflows its {width:g} x {height:g} mm box by "
+                       f"{fit.overflow_mm:.1f} mm ({fit.overflow_lines} line"
+                       f"{'s' if fit.overflow_lines != 1 else ''}) even at {smallest:g} pt")
+            hint = f"shorten it by about {_words_to_cut(text, fit)} words"
+        self.findings.error("text-overflow", where, message, subject=label, field=field,
+                            hint=hint)
+
+    def _draw(self, fit, face, x, y, width, height, valign, fill) -> Markup:
+        size_mm = fit.size_pt * MM_PER_PT
+        offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
+                  "bottom": height - fit.height_mm}[valign]
+        baseline = y + max(offset, 0.0) + fit.vertical[0] * size_mm
+        parts = [f'<g font-family="{face.family}" font-weight="{face.weight}" '
+                 f'font-size="{_number(size_mm)}" fill="{escape(fill)}">']
+        for runs in fit.lines:
+            for run in runs:
+                if run.icon:
+                    if run.icon in self.icons:
+                        top = baseline - 0.78 * size_mm
+                        parts.append(self.icon(run.icon, x + run.x_mm, top, run.width_mm))
+                else:
+                    parts.append(f'<text x="{_number(x + run.x_mm)}" y="{_number(baseline)}">'
+                                 f"{escape(run.text)}</text>")
+            baseline += fit.leading * size_mm
+        parts.append("</g>")
+        return Markup("".join(str(p) for p in parts))
+
+
+def _strip_tokens(text: str) -> str:
+    return TOKEN.sub("", text)
+
+
+def _words_to_cut(text: str, fit) -> int:
+    words = max(len(text.split()), 1)
+    lines = max(len(fit.lines), 1)
+    return max(1, round(words * fit.overflow_lines / lines))
+
+
+def _font_attributes(role: str) -> Markup:
+    """SVG attributes selecting a bundled font by role: `<text {{ font('title') }}>`."""
+    face = FACES[role]
+    return Markup(f'font-family="{face.family}" font-weight="{face.weight}"')

@@ -1,0 +1,247 @@
+"""Validate: YAML nodes in, frozen model objects (or findings) out.
+
+The model dataclasses are the schema. Their type hints say what each key must hold; a field's
+default makes its key optional; `bounded()` adds a numeric range. Every problem becomes a finding
+with the file:line:col of the offending node, the key path, the actual value and what was
+expected, and validation carries on so that one run reports everything.
+
+Scalars are read from their source text, never from PyYAML's YAML 1.1 conversion: a text field
+keeps exactly what was typed, and a number or boolean field refuses `010`, `1:30` or `yes` with a
+hint instead of silently turning them into 8, 90 or True.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping, Union
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .content import location_of
+from .findings import NOWHERE, Findings, Location
+
+INVALID: Any = type("Invalid", (), {"__repr__": lambda self: "<invalid>"})()
+
+_YAML_TAG = "tag:yaml.org,2002:"
+# C0 controls other than tab and newline, DEL, and C1 controls: invisible in an editor,
+# fatal to the SVG parser.
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_PLAIN_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_PLAIN_FLOAT = re.compile(r"[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?")
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a model object came from: its mapping, and the value of each of its keys."""
+
+    at: Location = NOWHERE
+    fields: Mapping[str, Location] = field(default_factory=dict)
+
+    def of(self, name: str) -> Location:
+        return self.fields.get(name, self.at)
+
+
+def bounded(default: Any = dataclasses.MISSING, *, min: float | None = None,
+            max: float | None = None) -> Any:
+    """A dataclass field with an allowed numeric range, checked during validation."""
+    return field(default=default, metadata={"min": min, "max": max})
+
+
+def located(*, compare: bool = False) -> Any:
+    """The `where` field every model object carries; filled in by the validator."""
+    return field(default=Where(), compare=compare, repr=False)
+
+
+def suggest(name: str, known: typing.Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""
+
+
+def _describe(node: Node) -> str:
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    text = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+    return f"'{text}'"
+
+
+class Validator:
+    """Structures one document's nodes into model objects, collecting findings."""
+
+    def __init__(self, shown: str, findings: Findings):
+        self.shown = shown
+        self.findings = findings
+
+    def error(self, rule: str, node: Node, path: str, message: str, hint: str = "") -> Any:
+        self.findings.error(rule, location_of(self.shown, node), message, field=path, hint=hint)
+        return INVALID
+
+    def structure(self, node: Node, hint: Any, path: str) -> Any:
+        origin = typing.get_origin(hint)
+        if origin is Literal:
+            return self._choice(node, typing.get_args(hint), path)
+        if origin in (Union, types.UnionType):
+            options = [a for a in typing.get_args(hint) if a is not type(None)]
+            if isinstance(node, ScalarNode) and node.tag == _YAML_TAG + "null":
+                return None
+            return self.structure(node, options[0], path)
+        if origin is tuple:
+            return self._sequence(node, typing.get_args(hint)[0], path)
+        if origin is dict:
+            return self._mapping(node, typing.get_args(hint)[1], path)
+        if dataclasses.is_dataclass(hint):
+            return self._dataclass(node, hint, path)
+        if hint in (str, int, float, bool):
+            return self._scalar(node, hint, path)
+        raise TypeError(f"schema type {hint!r} is not supported")  # a bug in a model, not content
+
+    # -- scalars -----------------------------------------------------------------------------
+
+    def _scalar(self, node: Node, kind: type, path: str) -> Any:
+        if not isinstance(node, ScalarNode):
+            return self.error("schema-type", node, path,
+                              f"expected {_KIND_NAMES[kind]}, got {_describe(node)}")
+        tag, text = node.tag.removeprefix(_YAML_TAG), node.value
+        if tag == "null" and not (kind is str and node.style):
+            return self.error("schema-missing", node, path,
+                              f"has no value; expected {_KIND_NAMES[kind]}")
+        if kind is str:
+            bad = _CONTROL_CHARS.search(text)
+            if bad:
+                return self.error(
+                    "text-control-char", node, path,
+                    f"contains the control character U+{ord(bad.group()):04X}",
+                    hint="remove it; it cannot be printed")
+            return text
+        quoted = bool(node.style)
+        if kind is bool:
+            if not quoted and text in ("true", "false"):
+                return text == "true"
+            return self.error("schema-type", node, path, f"expected true or false, got '{text}'",
+                              hint="write true or false")
+        if kind is int:
+            if not quoted and _PLAIN_DECIMAL.fullmatch(text):
+                return self._in_range(node, int(text), path)
+            hint = "write a plain whole number"
+            if tag == "int" or tag == "float":
+                hint = f"YAML reads '{text}' as a different number; write it in plain decimal"
+            elif tag == "bool":
+                hint = f"YAML reads '{text}' as true/false; a number was expected"
+            return self.error("schema-type", node, path,
+                              f"expected a whole number, got '{text}'", hint=hint)
+        if kind is float:
+            if not quoted and _PLAIN_FLOAT.fullmatch(text):
+                return self._in_range(node, float(text), path)
+            return self.error("schema-type", node, path, f"expected a number, got '{text}'",
+                              hint="write a plain decimal number such as 1.5")
+        raise AssertionError(kind)
+
+    def _in_range(self, node: Node, value: float, path: str) -> Any:
+        low, high = self._bounds
+        if low is not None and value < low:
+            return self.error("schema-range", node, path, f"{value} must be >= {low}")
+        if high is not None and value > high:
+            return self.error("schema-range", node, path, f"{value} must be <= {high}")
+        return value
+
+    _bounds: tuple = (None, None)
+
+    def _choice(self, node: Node, choices: tuple, path: str) -> Any:
+        if not isinstance(node, ScalarNode) or node.value not in choices:
+            got = _describe(node)
+            hint = suggest(node.value, choices) if isinstance(node, ScalarNode) else ""
+            return self.error("schema-choice", node, path,
+                              f"{got} is not one of: {', '.join(choices)}", hint=hint)
+        return node.value
+
+    # -- collections -------------------------------------------------------------------------
+
+    def _sequence(self, node: Node, item: Any, path: str) -> Any:
+        if not isinstance(node, SequenceNode):
+            return self.error("schema-type", node, path, f"expected a list, got {_describe(node)}")
+        values = [self.structure(child, item, f"{path}[{i}]")
+                  for i, child in enumerate(node.value)]
+        return INVALID if any(v is INVALID for v in values) else tuple(values)
+
+    def _keys(self, node: MappingNode, path: str):
+        for key, value in node.value:
+            if not isinstance(key, ScalarNode) or key.tag != _YAML_TAG + "str":
+                self.error("schema-type", key, path, f"key {_describe(key)} must be plain text")
+                continue
+            yield key, value
+
+    def _mapping(self, node: Node, item: Any, path: str) -> Any:
+        if not isinstance(node, MappingNode):
+            return self.error("schema-type", node, path,
+                              f"expected a mapping, got {_describe(node)}")
+        values = {key.value: self.structure(value, item, _join(path, key.value))
+                  for key, value in self._keys(node, path)}
+        return INVALID if any(v is INVALID for v in values.values()) else values
+
+    def _dataclass(self, node: Node, cls: type, path: str) -> Any:
+        if not isinstance(node, MappingNode):
+            return self.error("schema-type", node, path,
+                              f"expected a mapping, got {_describe(node)}")
+        hints = _hints(cls)
+        fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "where"}
+        values: dict[str, Any] = {}
+        places: dict[str, Location] = {}
+        ok = True
+        for key, value in self._keys(node, path):
+            name = key.value
+            if name not in fields:
+                self.findings.warning(
+                    "schema-unknown-key", location_of(self.shown, key),
+                    f"unknown key '{name}'", field=path,
+                    hint=suggest(name, fields) or f"known keys: {', '.join(fields)}")
+                continue
+            meta = fields[name].metadata
+            self._bounds = (meta.get("min"), meta.get("max"))
+            try:
+                result = self.structure(value, hints[name], _join(path, name))
+            finally:
+                self._bounds = (None, None)
+            places[name] = location_of(self.shown, value)
+            ok = ok and result is not INVALID
+            values[name] = result
+        for name, spec in fields.items():
+            required = (spec.default is dataclasses.MISSING
+                        and spec.default_factory is dataclasses.MISSING)
+            if required and name not in values:
+                self.error("schema-missing", node, path, f"missing required key '{name}'",
+                           hint=f"add '{name}:' to this entry")
+                ok = False
+        if not ok:
+            return INVALID
+        if "where" in {f.name for f in dataclasses.fields(cls)}:
+            values["where"] = Where(location_of(self.shown, node), places)
+        return cls(**values)
+
+
+_KIND_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+_HINT_CACHE: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINT_CACHE:
+        _HINT_CACHE[cls] = typing.get_type_hints(cls)
+    return _HINT_CACHE[cls]
+
+
+def validate(document, hint: Any, path: str, findings: Findings) -> Any:
+    """Structure a loaded document's root node as `hint`; INVALID when it cannot be used."""
+    if document.root is None:
+        return INVALID
+    return Validator(document.shown, findings).structure(document.root, hint, path)
