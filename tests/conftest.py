@@ -1,0 +1,63 @@
+"""Shared fixtures: a throwaway copy of the project to break, and the CLI run in-process."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pnp.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for line in self.err.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A copy of the shipped content and templates in a temporary folder, which is the cwd.
+
+    Findings then print paths such as content/downturn/events.yaml, as for a user.
+    """
+    for folder in ("content", "templates"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def run(capsys):
+    """Run `pnp ARGS...` in-process and capture its exit code and output."""
+
+    def invoke(*args: str) -> Result:
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return invoke
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    """Replace `old` with `new` in a content file, failing loudly if `old` is not there."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not found in {path}"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The 1-based line number of the first line containing `needle`."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in {path}")
