@@ -121,12 +121,35 @@ class Tracks:
 
 
 @dataclass(frozen=True)
+class CubeSupply:
+    green: int = bounded(min=0)
+    yellow: int = bounded(min=0)
+    red: int = bounded(min=0)
+    blue: int = bounded(min=0)
+    black: int = bounded(min=0)
+    where: Where = located()
+
+
+@dataclass(frozen=True)
+class Components:
+    """The physical kit: what the box holds, as counts the rules and the sheets rely on."""
+
+    cubes: CubeSupply
+    player_colours: tuple[str, ...]
+    shares_per_colour: int = bounded(min=0)
+    turn_order_markers: int = bounded(min=0)
+    leader_markers: int = bounded(min=0)
+    where: Where = located()
+
+
+@dataclass(frozen=True)
 class Downturn:
     info: GameInfo
     regions: tuple[Region, ...]
     banks: tuple[Bank, ...]
     events: tuple[Event, ...]
     tracks: Tracks
+    components: Components
 
     def region(self, name: str) -> Region | None:
         return next((r for r in self.regions if r.name == name), None)
@@ -139,6 +162,7 @@ class DownturnEngine:
         "tracks.yaml": ("tracks", Tracks),
         "banks.yaml": ("banks", tuple[Bank, ...]),
         "events.yaml": ("events", tuple[Event, ...]),
+        "components.yaml": ("components", Components),
     }
     # Investment cubes in card text. Each colour also carries a letter so a greyscale print
     # still tells them apart.
