@@ -77,6 +77,7 @@ class Page:
     ruler: Rect  # where a 50 mm check ruler fits, in the left margin
     note: Rect  # the right margin, for the print-at-100% note (written rotated)
     footer: Rect  # the bottom margin, for the title line
+    credit: Rect | None  # the left margin below the ruler, for the licence line, when free
 
 
 @cache
@@ -164,7 +165,7 @@ def crop_marks(cells: list[Rect], trim: Rect, layout: SheetLayout) -> list[Line]
 
 
 def _margins(paper: Size, trim: Rect, cells: list[Rect], layout: SheetLayout):
-    """Free areas for the margin furniture: left (ruler), right (note) and bottom (footer).
+    """Free areas for the margin furniture: ruler, note, footer and credit line.
 
     Crop marks stand only on the cut lines, so the margin between two cut lines is free right up
     to the grid. Where the cut lines are too close for a 50 mm ruler (small tiles), the strip
@@ -173,16 +174,19 @@ def _margins(paper: Size, trim: Rect, cells: list[Rect], layout: SheetLayout):
     far = layout.mark_offset_mm + layout.mark_length_mm + 0.5
     ys = sorted({round(y, 6) for c in cells for y in (c.y_mm, c.bottom_mm)})
     xs = sorted({round(x, 6) for c in cells for x in (c.x_mm, c.right_mm)})
-    gap_top, gap_bottom = max(zip(ys, ys[1:]), key=lambda pair: pair[1] - pair[0])
+    gaps = [(a, b) for a, b in zip(ys, ys[1:]) if b - a >= RULER_MM + 4]
     left_w, right_w = trim.x_mm, paper.width_mm - trim.right_mm
-    if gap_bottom - gap_top >= RULER_MM + 4:
-        ruler = Rect(0, gap_top + 1, left_w, gap_bottom - gap_top - 2)
-        note = Rect(trim.right_mm, gap_top + 1, right_w, gap_bottom - gap_top - 2)
+    if gaps:
+        (top, bottom), rest = gaps[0], gaps[1:]
+        ruler = Rect(0, top + 1, left_w, bottom - top - 2)
+        note = Rect(trim.right_mm, top + 1, right_w, bottom - top - 2)
+        credit = Rect(0, rest[0][0] + 1, left_w, rest[0][1] - rest[0][0] - 2) if rest else None
     else:
         ruler = Rect(0, trim.y_mm, max(left_w - far, 0), trim.height_mm)
         note = Rect(trim.right_mm + far, trim.y_mm, max(right_w - far, 0), trim.height_mm)
+        credit = None
     middle = len(xs) // 2 - 1 if len(xs) > 2 else 0
     x0, x1 = xs[middle], xs[middle + 1]
     footer = Rect(x0 + 1, trim.bottom_mm + layout.mark_offset_mm, x1 - x0 - 2,
                   max(paper.height_mm - trim.bottom_mm - layout.mark_offset_mm, 0))
-    return ruler, note, footer
+    return ruler, note, footer, credit

@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from .findings import Findings
+from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
 from .textfit import TOKEN, fit_text, tokens_in
 
@@ -60,10 +60,35 @@ class Renderer:
         self.icons = icons
         self.findings = Findings()
         self._icon_macro = None
+        self._broken: set[tuple[Location, str]] = set()
 
     def render(self, template: str, item: Any, **context: Any) -> Face:
-        svg = self.env.get_template(template).render(card=item, **context)
-        return Face(svg, getattr(item, "label", ""))
+        """Render one face; a broken or missing template becomes a finding, not a crash."""
+        label = getattr(item, "label", "")
+        try:
+            svg = self.env.get_template(template).render(card=item, **context)
+        except jinja2.TemplateError as exc:
+            where = self._template_location(template, exc)
+            message = f"{type(exc).__name__}: {exc.message or exc}"
+            if (where, message) not in self._broken:  # once per template problem, not per card
+                self._broken.add((where, message))
+                self.findings.error("template-error", where, message, subject=label,
+                                    hint="fix the template; the content was not at fault")
+            return Face("", label)
+        return Face(svg, label)
+
+    def _template_location(self, template: str, exc: Exception) -> Location:
+        """The template file and line where rendering failed, as precisely as Jinja knows."""
+        name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
+        if name is None:
+            trace = exc.__traceback__
+            while trace is not None:
+                if trace.tb_frame.f_code.co_filename.endswith(".j2"):
+                    name, line = trace.tb_frame.f_code.co_filename, trace.tb_lineno
+                trace = trace.tb_next
+        if name is None:
+            return Location(template)
+        return Location(display_path(Path(name), Path.cwd()), line or 0, 1 if line else 0)
 
     def icon(self, name: str, x_mm: float, y_mm: float, size_mm: float) -> Markup:
         if self._icon_macro is None:
