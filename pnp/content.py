@@ -1,14 +1,19 @@
 """Load: content files in, YAML node trees that remember file:line:col out.
 
 The loader is strict on purpose. It only builds plain YAML nodes (never Python objects), refuses
-aliases (a few lines of anchors can expand to billions of nodes), reports duplicate keys with both
-line numbers, caps file size and refuses text that is not UTF-8. Values are not converted here:
-the schema reads each scalar's source text, so YAML 1.1 surprises (`no` -> false, `010` -> 8)
-never reach the model unnoticed.
+aliases (a few lines of anchors can expand to billions of nodes) and explicit tags such as
+`!!python/object`, reports duplicate keys with both line numbers, caps file size and nesting depth,
+reads only regular files, and refuses text that is not UTF-8 or holds control characters (which
+would also throw YAML's own line numbers off). Values are not converted here: the schema reads
+each scalar's source text, so YAML 1.1 surprises (`no` -> false, `010` -> 8) never reach the model
+unnoticed. Every problem is one finding on one line with its file:line:col, never an exception.
 """
 
 from __future__ import annotations
 
+import re
+import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +23,35 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from .findings import Findings, Location
 
 MAX_FILE_BYTES = 1_000_000  # far above any real game file; stops a runaway or hostile one early
+_YAML_TAG = "tag:yaml.org,2002:"
+MAX_DEPTH = 40  # nesting of lists and mappings; real content uses 4, a hostile file 10 000
+
+# Characters refused anywhere in a content file: C0 controls other than tab, newline and carriage
+# return, DEL, C1 controls (YAML 1.1 reads U+0085 as a line break), the Unicode line and paragraph
+# separators (also line breaks to YAML, not to editors) and the two non-characters XML refuses.
+_REFUSED_RAW = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """`text` safe to show inside a one-line message: invisible characters as \\xNN escapes."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def describe_char(char: str) -> str:
+    """'the control character U+0007' or 'the character U+D800 (not printable)'."""
+    if unicodedata.category(char) == "Cc":
+        return f"the control character U+{ord(char):04X}"
+    return f"the character U+{ord(char):04X}, which is not printable"
+
+
+class RefusedYAML(yaml.MarkedYAMLError):
+    """A construct the strict loader refuses; carries its own rule id and hint."""
+
+    def __init__(self, rule: str, problem: str, mark, hint: str):
+        super().__init__(problem=problem, problem_mark=mark)
+        self.rule = rule
+        self.hint = hint
 
 
 @dataclass(frozen=True)
@@ -40,15 +74,28 @@ class StrictLoader(yaml.SafeLoader):
         super().__init__(stream)
         self.shown = shown
         self.findings = findings
+        self.depth = 0
 
     def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(
-                None, None, "YAML aliases (*name) are not allowed; write the value out in full",
-                event.start_mark,
-            )
-        return super().compose_node(parent, index)
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise RefusedYAML("yaml-alias", f"YAML alias '*{printable(event.anchor)}' is not "
+                              "allowed", event.start_mark, "write the value out in full")
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!"):
+            shown_tag = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
+            raise RefusedYAML("yaml-tag", f"YAML tag '{printable(shown_tag)}' is not allowed",
+                              event.start_mark, "remove it; content is plain text, numbers, "
+                              "lists and mappings")
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise RefusedYAML("yaml-depth", f"lists and mappings nested more than "
+                                  f"{MAX_DEPTH} deep", event.start_mark,
+                                  "flatten the structure")
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
     def compose_mapping_node(self, anchor):
         node = super().compose_mapping_node(anchor)
@@ -60,7 +107,7 @@ class StrictLoader(yaml.SafeLoader):
                 first = seen[name].start_mark.line + 1
                 self.findings.error(
                     "yaml-duplicate-key", location_of(self.shown, key),
-                    f"duplicate key '{name}' (first at line {first})",
+                    f"duplicate key '{printable(name)}' (first at line {first})",
                     hint="remove one of them; YAML would silently keep only the last",
                 )
                 continue
@@ -71,43 +118,101 @@ class StrictLoader(yaml.SafeLoader):
         return node
 
 
+def _read_capped(path: Path, where: Location, findings: Findings) -> bytes | None:
+    """The bytes of a regular file of at most MAX_FILE_BYTES, or None with a finding.
+
+    The size is checked on what is actually read, not on what stat() promised, so a file that
+    grows, or a symlink to a device or a pipe, cannot make the loader read forever.
+    """
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        findings.error("file-missing", where, "file not found", hint="create it or restore it")
+        return None
+    except OSError as exc:
+        findings.error("file-unreadable", where, f"cannot read: {exc.strerror or exc}")
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        findings.error("file-not-regular", where, f"is {kind}",
+                       hint="a content file must be an ordinary YAML file")
+        return None
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        findings.error("file-unreadable", where, f"cannot read: {exc.strerror or exc}")
+        return None
+    if len(raw) > MAX_FILE_BYTES:
+        findings.error(
+            "file-too-large", where,
+            f"file is {max(info.st_size, len(raw))} bytes, more than the {MAX_FILE_BYTES} "
+            "allowed", hint="split it or check that it is the right file",
+        )
+        return None
+    return raw
+
+
+def _position(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of `index` in `text`, counting lines as an editor does."""
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
 def load_document(path: Path, shown: str, findings: Findings) -> Document:
     """Read and compose one YAML file; every problem becomes a finding, never an exception."""
     where = Location(shown)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        findings.error("file-missing", where, "file not found", hint="create it or restore it")
+    raw = _read_capped(path, where, findings)
+    if raw is None:
         return Document(shown, None)
-    if size > MAX_FILE_BYTES:
-        findings.error(
-            "file-too-large", where,
-            f"file is {size} bytes, more than the {MAX_FILE_BYTES} allowed",
-            hint="split it or check that it is the right file",
-        )
-        return Document(shown, None)
-    raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         findings.error(
-            "file-encoding", Location(shown, line, 1),
+            "file-encoding", Location(shown, line, column),
             f"byte 0x{raw[exc.start]:02x} is not valid UTF-8", hint="save the file as UTF-8",
         )
         return Document(shown, None)
-    loader = StrictLoader(text, shown, findings)
+    bad = _REFUSED_RAW.search(text)
+    if bad:
+        line, column = _position(text, bad.start())
+        others = len(_REFUSED_RAW.findall(text)) - 1
+        more = f" (and {others} more in this file)" if others else ""
+        findings.error("text-control-char", Location(shown, line, column),
+                       f"contains {describe_char(bad.group())}{more}",
+                       hint="remove it; it cannot be printed")
+        return Document(shown, None)
+    try:
+        loader = StrictLoader(text, shown, findings)
+    except yaml.YAMLError as exc:  # the reader refused a character the scan above let through
+        line, column = _position(text, getattr(exc, "position", 0) or 0)
+        findings.error("yaml-syntax", Location(shown, line, column),
+                       f"YAML cannot read this file: {printable(str(exc).splitlines()[0])}")
+        return Document(shown, None)
     try:
         root = loader.get_single_node()
+    except RefusedYAML as exc:
+        mark = exc.problem_mark
+        findings.error(exc.rule, Location(shown, mark.line + 1, mark.column + 1), exc.problem,
+                       hint=exc.hint)
+        return Document(shown, None)
     except yaml.MarkedYAMLError as exc:
+        # A scanner error's context is the token it was reading (an unclosed quote, a key with
+        # no ':'), which is where the mistake is; a parser error's problem is the line at fault.
         mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
+        if isinstance(exc, yaml.scanner.ScannerError) and exc.context_mark is not None:
+            mark = exc.context_mark
+        parts = [p for p in (exc.context, exc.problem) if p]
+        problem = printable(": ".join(parts).replace("\n", " ")) or "invalid YAML"
         where = Location(shown, mark.line + 1, mark.column + 1) if mark else where
         findings.error("yaml-syntax", where, f"YAML syntax error: {problem}",
                        hint="fix the indentation or quoting near this line")
         return Document(shown, None)
     except yaml.YAMLError as exc:
-        findings.error("yaml-syntax", where, f"YAML error: {exc}")
+        message = printable(" ".join(str(exc).split()))
+        findings.error("yaml-syntax", where, f"YAML error: {message}")
         return Document(shown, None)
     finally:
         loader.dispose()
@@ -118,5 +223,5 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
 
 __all__ = [
     "Document", "MappingNode", "ScalarNode", "SequenceNode", "StrictLoader",
-    "load_document", "location_of", "MAX_FILE_BYTES",
+    "load_document", "location_of", "printable", "MAX_DEPTH", "MAX_FILE_BYTES", "RefusedYAML",
 ]
