@@ -7,7 +7,10 @@ expected, and validation carries on so that one run reports everything.
 
 Scalars are read from their source text, never from PyYAML's YAML 1.1 conversion: a text field
 keeps exactly what was typed, and a number or boolean field refuses `010`, `1:30` or `yes` with a
-hint instead of silently turning them into 8, 90 or True.
+hint instead of silently turning them into 8, 90 or True. Text may not hold characters that cannot
+be printed or written as XML (controls, lone surrogates); numbers are finite and of sane length.
+A `Colour` field accepts only `#rgb` or `#rrggbb`, so a value that reaches an SVG attribute
+cannot carry anything else.
 """
 
 from __future__ import annotations
@@ -18,21 +21,27 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Union
+from typing import Any, Literal, Mapping, NewType, Union
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .content import location_of
+from .content import describe_char, location_of, printable
 from .findings import NOWHERE, Findings, Location
 
 INVALID: Any = type("Invalid", (), {"__repr__": lambda self: "<invalid>"})()
 
 _YAML_TAG = "tag:yaml.org,2002:"
 # C0 controls other than tab and newline, DEL, and C1 controls: invisible in an editor,
-# fatal to the SVG parser.
-_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_PLAIN_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)")
-_PLAIN_FLOAT = re.compile(r"[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?")
+# fatal to the SVG parser. Lone surrogates and U+FFFE/U+FFFF (reachable through "\ud800"-style
+# escapes) cannot be written as UTF-8 or XML at all.
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_PLAIN_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]{0,14})")
+_PLAIN_FLOAT = re.compile(r"[-+]?(0|[1-9][0-9]{0,14})(\.[0-9]{1,15})?")
+_YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
+
+# A colour that may reach an SVG attribute: `#rgb` or `#rrggbb`, nothing else.
+Colour = NewType("Colour", str)
 
 
 @dataclass(frozen=True)
@@ -67,8 +76,13 @@ def _describe(node: Node) -> str:
         return "a mapping"
     if isinstance(node, SequenceNode):
         return "a list"
-    text = node.value if len(node.value) <= 40 else node.value[:37] + "..."
-    return f"'{text}'"
+    return f"'{_shown(node.value)}'"
+
+
+def _shown(text: str) -> str:
+    """A scalar as quoted in a message: one line, invisible characters escaped, at most 40 long."""
+    text = printable(text)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class Validator:
@@ -97,6 +111,8 @@ class Validator:
             return self._mapping(node, typing.get_args(hint)[1], path)
         if dataclasses.is_dataclass(hint):
             return self._dataclass(node, hint, path)
+        if hint is Colour:
+            return self._colour(node, path)
         if hint in (str, int, float, bool):
             return self._scalar(node, hint, path)
         raise TypeError(f"schema type {hint!r} is not supported")  # a bug in a model, not content
@@ -114,33 +130,44 @@ class Validator:
         if kind is str:
             bad = _CONTROL_CHARS.search(text)
             if bad:
-                return self.error(
-                    "text-control-char", node, path,
-                    f"contains the control character U+{ord(bad.group()):04X}",
-                    hint="remove it; it cannot be printed")
+                return self.error("text-control-char", node, path,
+                                  f"contains {describe_char(bad.group())}",
+                                  hint="remove it; it cannot be printed")
             return text
         quoted = bool(node.style)
+        shown = _shown(text)
+        plain = {bool: re.compile("true|false"), int: _PLAIN_DECIMAL, float: _PLAIN_FLOAT}[kind]
+        unquote = "remove the quotes" if quoted and plain.fullmatch(text) else ""
         if kind is bool:
             if not quoted and text in ("true", "false"):
                 return text == "true"
-            return self.error("schema-type", node, path, f"expected true or false, got '{text}'",
-                              hint="write true or false")
+            hint = unquote or "write true or false"
+            if text.lower() in _YAML11_BOOLS or text in ("True", "False", "TRUE", "FALSE"):
+                hint = (f"older YAML reads '{shown}' as a yes/no value, other tools read it as "
+                        "text; write true or false")
+            return self.error("schema-type", node, path, f"expected true or false, got '{shown}'",
+                              hint=hint)
         if kind is int:
             if not quoted and _PLAIN_DECIMAL.fullmatch(text):
                 return self._in_range(node, int(text), path)
-            hint = "write a plain whole number"
-            if tag == "int" or tag == "float":
-                hint = f"YAML reads '{text}' as a different number; write it in plain decimal"
-            elif tag == "bool":
-                hint = f"YAML reads '{text}' as true/false; a number was expected"
             return self.error("schema-type", node, path,
-                              f"expected a whole number, got '{text}'", hint=hint)
+                              f"expected a whole number, got '{shown}'",
+                              hint=unquote or _whole_number_hint(text, tag))
         if kind is float:
-            if not quoted and _PLAIN_FLOAT.fullmatch(text):
+            if not quoted and _PLAIN_FLOAT.fullmatch(text):  # at most 30 digits: always finite
                 return self._in_range(node, float(text), path)
-            return self.error("schema-type", node, path, f"expected a number, got '{text}'",
-                              hint="write a plain decimal number such as 1.5")
+            hint = unquote or "write a plain decimal number such as 1.5"
+            return self.error("schema-type", node, path, f"expected a number, got '{shown}'",
+                              hint=hint)
         raise AssertionError(kind)
+
+    def _colour(self, node: Node, path: str) -> Any:
+        if not isinstance(node, ScalarNode) or not _COLOUR.fullmatch(node.value):
+            return self.error("schema-colour", node, path,
+                              f"expected a colour such as '#1f2a44', got {_describe(node)}",
+                              hint="write '#' and six hex digits, quoted (YAML reads # as a "
+                                   "comment)")
+        return Colour(node.value.lower())
 
     def _in_range(self, node: Node, value: float, path: str) -> Any:
         low, high = self._bounds
@@ -155,7 +182,7 @@ class Validator:
     def _choice(self, node: Node, choices: tuple, path: str) -> Any:
         if not isinstance(node, ScalarNode) or node.value not in choices:
             got = _describe(node)
-            hint = suggest(node.value, choices) if isinstance(node, ScalarNode) else ""
+            hint = suggest(printable(node.value), choices) if isinstance(node, ScalarNode) else ""
             return self.error("schema-choice", node, path,
                               f"{got} is not one of: {', '.join(choices)}", hint=hint)
         return node.value
@@ -198,8 +225,8 @@ class Validator:
             if name not in fields:
                 self.findings.warning(
                     "schema-unknown-key", location_of(self.shown, key),
-                    f"unknown key '{name}'", field=path,
-                    hint=suggest(name, fields) or f"known keys: {', '.join(fields)}")
+                    f"unknown key '{_shown(name)}'", field=path,
+                    hint=suggest(printable(name), fields) or f"known keys: {', '.join(fields)}")
                 continue
             meta = fields[name].metadata
             self._bounds = (meta.get("min"), meta.get("max"))
@@ -224,10 +251,22 @@ class Validator:
         return cls(**values)
 
 
+def _whole_number_hint(text: str, tag: str) -> str:
+    if re.fullmatch(r"[-+]?[0-9]{16,}", text):
+        return "a number this long cannot be meant; write a plain whole number"
+    if tag in ("int", "float"):
+        return (f"YAML 1.1 reads '{_shown(text)}' as a different number (octal, base 60 or hex);"
+                " write it in plain decimal, or quote it if it is text")
+    if tag == "bool":
+        return f"YAML 1.1 reads '{_shown(text)}' as true/false; a number was expected"
+    return "write a plain whole number"
+
+
 _KIND_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
 
 
 def _join(path: str, name: str) -> str:
+    name = printable(name)
     return f"{path}.{name}" if path else name
 
 
