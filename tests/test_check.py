@@ -24,7 +24,7 @@ def test_text_five_times_too_long_is_one_located_error(project, run):
     line = line_of(events, "Leader picks one owned bank, which takes")
     result = run("check")
     assert result.code == 1
-    errors = [l for l in result.lines if ": error:" in l]
+    errors = [line for line in result.lines if ": error:" in line]
     assert len(errors) == 1, result.err
     assert errors[0].startswith(f"{EVENTS}:{line}:11: error: ")
     assert 'event 12 "Overnight Bail Out"' in errors[0]
@@ -39,7 +39,7 @@ def test_slightly_long_text_shrinks_with_a_warning_and_fails_only_when_strict(pr
          'effect: "' + "Stability -1, and every region shivers a little. " * 9 + '"')
     result = run("check")
     assert result.code == 0
-    warnings = [l for l in result.lines if ": warning:" in l]
+    warnings = [line for line in result.lines if ": warning:" in line]
     assert len(warnings) == 1 and "(rule text-shrunk)" in warnings[0]
     assert warnings[0].startswith(f"{EVENTS}:{line_of(events, 'shivers')}:")
     assert run("check", "--strict").code == 1
@@ -61,7 +61,7 @@ def test_unknown_key_warns_and_suggests_the_nearest_known_key(project, run):
     edit(events, '  title: "Fed Cuts Rates"', '  titel: "Fed Cuts Rates"')
     result = run("check")
     assert result.code == 1  # the title is now missing, which is an error
-    unknown = [l for l in result.lines if "unknown key 'titel'" in l]
+    unknown = [line for line in result.lines if "unknown key 'titel'" in line]
     assert len(unknown) == 1
     assert ": warning:" in unknown[0] and "did you mean 'title'?" in unknown[0]
     assert unknown[0].startswith(f"{EVENTS}:{line_of(events, 'titel')}:3:")
@@ -71,7 +71,7 @@ def test_character_outside_the_font_is_named_with_its_code_point(project, run):
     edit(project / EVENTS, '"Fed Cuts Rates"', '"Fed Cuts Rates 漢"')
     result = run("check")
     assert result.code == 1
-    assert any("U+6F22" in l and "(rule glyph-missing)" in l for l in result.lines)
+    assert any("U+6F22" in line and "(rule glyph-missing)" in line for line in result.lines)
 
 
 def test_unknown_icon_token_is_an_error(project, run):
@@ -79,7 +79,7 @@ def test_unknown_icon_token_is_an_error(project, run):
          "discards 1 {purple} (Leader sets order)")
     result = run("check")
     assert result.code == 1
-    assert any("unknown icon token {purple}" in l for l in result.lines)
+    assert any("unknown icon token {purple}" in line for line in result.lines)
 
 
 def test_json_output_lists_findings_with_their_locations(project, run):
