@@ -199,7 +199,9 @@ class Validator:
     def _keys(self, node: MappingNode, path: str):
         for key, value in node.value:
             if not isinstance(key, ScalarNode) or key.tag != _YAML_TAG + "str":
-                self.error("schema-type", key, path, f"key {_describe(key)} must be plain text")
+                got = _describe(key) if isinstance(key, ScalarNode) else _describe(key)[2:]
+                self.error("schema-type", key, path, f"a key must be plain text, not {got}",
+                           hint="write keys as plain words")
                 continue
             yield key, value
 
@@ -254,9 +256,11 @@ class Validator:
 def _whole_number_hint(text: str, tag: str) -> str:
     if re.fullmatch(r"[-+]?[0-9]{16,}", text):
         return "a number this long cannot be meant; write a plain whole number"
-    if tag in ("int", "float"):
+    if tag == "int":
         return (f"YAML 1.1 reads '{_shown(text)}' as a different number (octal, base 60 or hex);"
                 " write it in plain decimal, or quote it if it is text")
+    if tag == "float":
+        return "a whole number has no decimal point or exponent"
     if tag == "bool":
         return f"YAML 1.1 reads '{_shown(text)}' as true/false; a number was expected"
     return "write a plain whole number"
