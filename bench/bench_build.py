@@ -7,7 +7,9 @@ Figures:
 - `pnp check` on the shipped games (what a designer waits for on every save);
 - `pnp build --sheets all` (Letter), the whole command as a user runs it;
 - a synthetic 540-card deck (the 42 Downturn events repeated under new numbers) through the same
-  render -> layout -> PDF stages, in a child process so its memory is its own.
+  render -> layout -> PDF stages, in a child process so its memory is its own;
+- the yardstick: the same cards' Jinja SVG drawn by cairosvg onto one PDF surface in a plain
+  loop, with no checking, page boxes or margin furniture. pnp should not be slower than this.
 Wall time is the median; peak memory is the child's maximum resident set size.
 """
 
@@ -74,13 +76,42 @@ def synthetic_deck(out_dir: Path) -> None:
           file=sys.stderr)
 
 
+def plain_loop(out_dir: Path) -> None:
+    """Child process, the yardstick: the same 540 cards' Jinja SVG drawn by cairosvg onto one
+    PDF surface in a plain loop: no checking, no imposition data, no page boxes."""
+    import cairocffi as cairo
+
+    from pnp.fonts import use_bundled_fonts
+    from pnp.pdf import draw_svg
+    from pnp.pipeline import Project, check_game
+
+    use_bundled_fonts()
+    checked = check_game(Project(ROOT), "downturn")
+    events = checked.model.events
+    deck = checked.decks[0]
+    surface = cairo.PDFSurface(str(out_dir / "plain.pdf"), 612, 792)
+    context = cairo.Context(surface)
+    for start in range(0, SYNTHETIC_CARDS, 9):
+        for side in (deck.front, deck.back):
+            for slot in range(min(9, SYNTHETIC_CARDS - start)):
+                card = events[(start + slot) % len(events)]
+                svg = checked.renderer.render(side, card, deck=deck).svg
+                draw_svg(surface, svg, 13.45 + 63 * (slot % 3), 7.7 + 88 * (slot // 3))
+            context.show_page()
+    surface.finish()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--synthetic-child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--plain-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.synthetic_child:
         synthetic_deck(args.synthetic_child)
+        return
+    if args.plain_child:
+        plain_loop(args.plain_child)
         return
     pnp = [sys.executable, "-m", "pnp"]
     with tempfile.TemporaryDirectory() as scratch:
@@ -90,6 +121,8 @@ def main() -> None:
                                                       "--out", scratch],
             f"synthetic {SYNTHETIC_CARDS}-card deck": [
                 sys.executable, __file__, "--synthetic-child", scratch],
+            f"  yardstick: plain cairosvg loop, {SYNTHETIC_CARDS} cards": [
+                sys.executable, __file__, "--plain-child", scratch],
         }
         print(f"pnp benchmark: {args.runs} runs each, median wall time; "
               f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
