@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .content import load_document
+from .declarative import RULES_FILE, run_declared_rules
 from .findings import Findings, Location, display_path
 from .games import Deck, Engine, GameInfo, engines
 from .layout import Page, builtin_layouts, impose
@@ -94,6 +95,8 @@ def check_game(project: Project, name: str) -> CheckedGame:
         return checked
     model = checked.model = engine.make_model(info, parts)
     run_rules(engine.name, model, findings)
+    rules_file = folder / RULES_FILE
+    run_declared_rules(rules_file, project.shown(rules_file), model, findings)
     checked.decks = engine.sheets(model)
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common"], engine.icons,

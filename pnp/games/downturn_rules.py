@@ -21,20 +21,8 @@ EVENT_COUNT = 42
 BANK_COUNT = 10
 
 
-def _count_rule(rule_id: str, items: tuple, expected: int, what: str, model_where) -> Iterator:
-    if len(items) != expected:
-        yield problem(rule_id, model_where, f"{len(items)} {what} found, the game needs exactly "
-                      f"{expected}", hint=f"add or remove {what} until there are {expected}")
-
-
 def _file_start(items: tuple, fallback):
     return items[0].where.at if items else fallback
-
-
-@rule("event-count", ENGINE_NAME, "exactly 42 event cards")
-def _event_count(model: Downturn) -> Iterator[Finding]:
-    yield from _count_rule("event-count", model.events, EVENT_COUNT, "event cards",
-                           _file_start(model.events, model.info.where.at))
 
 
 @rule("event-numbers", ENGINE_NAME, "event numbers are 1..42, each once (final tiebreak)")
@@ -70,16 +58,6 @@ def _event_titles(model: Downturn) -> Iterator[Finding]:
             first[key] = event
 
 
-@rule("event-invest-cubes", ENGINE_NAME, "every event lists 1-3 investment cubes")
-def _event_invest(model: Downturn) -> Iterator[Finding]:
-    for event in model.events:
-        if not 1 <= event.invest.total <= 3:
-            yield problem("event-invest-cubes", event.where.of("invest"),
-                          f"lists {event.invest.total} investment cubes, expected 1 to 3",
-                          subject=event.label, field="invest",
-                          hint="a card with no cubes is useless as an investment")
-
-
 @rule("event-region-exists", ENGINE_NAME, "a regional event names a region on the board")
 def _event_region(model: Downturn) -> Iterator[Finding]:
     names = [r.name for r in model.regions]
@@ -88,12 +66,6 @@ def _event_region(model: Downturn) -> Iterator[Finding]:
             yield problem("event-region-exists", event.where.of("region"),
                           f"region '{event.region}' is not in regions.yaml",
                           subject=event.label, field="region", hint=_suggest(event.region, names))
-
-
-@rule("bank-count", ENGINE_NAME, "exactly 10 bank cards")
-def _bank_count(model: Downturn) -> Iterator[Finding]:
-    yield from _count_rule("bank-count", model.banks, BANK_COUNT, "bank cards",
-                           _file_start(model.banks, model.info.where.at))
 
 
 @rule("bank-auction-order", ENGINE_NAME, "auction order is a permutation of 1..10")
@@ -121,27 +93,6 @@ def _bank_home(model: Downturn) -> Iterator[Finding]:
                           f"home region '{bank.home_region}' is not in regions.yaml",
                           subject=bank.label, field="home_region",
                           hint=_suggest(bank.home_region, names))
-
-
-@rule("bank-dividend", ENGINE_NAME, "1 <= dividend < max cubes+cards")
-def _bank_dividend(model: Downturn) -> Iterator[Finding]:
-    for bank in model.banks:
-        if not 1 <= bank.dividend < bank.max_cubes_cards:
-            yield problem("bank-dividend", bank.where.of("dividend"),
-                          f"dividend {bank.dividend} with max cubes+cards "
-                          f"{bank.max_cubes_cards}; expected 1 <= dividend < max",
-                          subject=bank.label, field="dividend",
-                          hint="a bank must be able to pay a dividend without exceeding its max")
-
-
-@rule("bank-max-shares", ENGINE_NAME, "max shares >= 2 (the auction winner places 2)")
-def _bank_shares(model: Downturn) -> Iterator[Finding]:
-    for bank in model.banks:
-        if bank.max_shares < 2:
-            yield problem("bank-max-shares", bank.where.of("max_shares"),
-                          f"max shares {bank.max_shares}, expected at least 2",
-                          subject=bank.label, field="max_shares",
-                          hint="the auction winner places 2 Personal Shares on the bank")
 
 
 def _suggest(name: str, names: list[str]) -> str:
