@@ -19,12 +19,13 @@ from __future__ import annotations
 import io
 import re
 import struct
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 from urllib.parse import unquote, urlparse
 from urllib.request import urlopen
 
 import defusedxml.ElementTree as SafeXML
+from defusedxml import DefusedXmlException
 
 from .findings import Findings, Location
 from .pdf import RefusedFetch
@@ -125,7 +126,7 @@ def check_svg_asset(data: bytes) -> str | None:
         return "has a DOCTYPE or ENTITY declaration; remove it (assets may not define entities)"
     try:
         root = SafeXML.fromstring(data, forbid_dtd=True)
-    except Exception as exc:  # ParseError or a defusedxml refusal: both mean "do not draw"
+    except (SafeXML.ParseError, DefusedXmlException) as exc:
         return f"is not well-formed SVG: {' '.join(str(exc).split())}"
     elements = list(root.iter())
     by_id = {}
@@ -193,8 +194,8 @@ def _data_image_weight(url: str) -> int:
     """An embedded SVG image is drawn in full wherever the <image> is drawn."""
     try:
         data = urlopen(url).read()  # data: URLs only: decoded in memory, no network
-    except Exception:
-        return 1
+    except (OSError, ValueError):
+        return 1  # cairosvg will fail to read it too
     if b"<svg" not in data:
         return 1
     problem = check_svg_asset(data)
@@ -213,7 +214,7 @@ def _check_raster(data: bytes) -> str | None:
         try:
             with Image.open(io.BytesIO(data)) as image:  # reads the header only
                 width, height = image.size
-        except Exception as exc:
+        except (OSError, ValueError, Image.DecompressionBombError) as exc:
             return f"is not an image that can be drawn ({type(exc).__name__})"
     if width * height > MAX_IMAGE_PIXELS:
         return (f"is {width} x {height} pixels, more than the {MAX_IMAGE_PIXELS} allowed; "

@@ -222,6 +222,6 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
 
 
 __all__ = [
-    "Document", "MappingNode", "ScalarNode", "SequenceNode", "StrictLoader",
-    "load_document", "location_of", "printable", "MAX_DEPTH", "MAX_FILE_BYTES", "RefusedYAML",
+    "MAX_DEPTH", "MAX_FILE_BYTES", "Document", "MappingNode", "RefusedYAML", "ScalarNode",
+    "SequenceNode", "StrictLoader", "describe_char", "load_document", "location_of", "printable",
 ]
