@@ -161,7 +161,7 @@ def cmd_build(args) -> int:
         unknown &= set(missing)
         plan.append((checked, decks))
     if unknown:
-        known = sorted({d.name for c in checked_games for d in c.decks})
+        known = sorted({d.name for c in checked_games for d in (*c.decks, *c.boards)})
         raise UsageError(f"no sheet named {', '.join(sorted(unknown))}; "
                          f"sheets: {', '.join(known)} or all")
     out_dir = args.out or project.root / "output"
@@ -191,6 +191,10 @@ def cmd_list(args) -> int:
         for deck in checked.decks:
             size = f"{deck.size.width_mm:g} x {deck.size.height_mm:g} mm"
             print(f"  {deck.name:<12} {len(deck.items):>3} x {deck.title} ({size})")
+        for board in checked.boards:
+            size = f"{board.size.width_mm:g} x {board.size.height_mm:g} mm"
+            print(f"  {board.name:<12}   1 x {board.title} ({size}; whole, or tiled over "
+                  "the paper)")
     _print_findings(findings)
     return EXIT_ERRORS if findings.errors else EXIT_OK
 

@@ -32,6 +32,8 @@ class Placement:
     x_mm: float
     y_mm: float
     svg: str
+    clip: Rect | None = None  # on the page: only this part of the drawing shows
+    scale: float = 1  # drawn at this fraction of its size (a thumbnail)
 
 
 @dataclass(frozen=True)
@@ -67,9 +69,12 @@ class _PlacedSurface(cairosvg.surface.Surface):
     machinery with the output surface swapped in, which is the fastest route through cairosvg.
     """
 
-    def __init__(self, tree, target: cairo.Surface, offset_pt: tuple[float, float]):
+    def __init__(self, tree, target: cairo.Surface, offset_pt: tuple[float, float],
+                 clip_pt: tuple[float, float, float, float] | None = None, scale: float = 1):
         self._target = target
         self._offset_pt = offset_pt
+        self._clip_pt = clip_pt
+        self._scale = scale
         super().__init__(tree, None, 96)
 
     def _create_surface(self, width, height):
@@ -77,13 +82,21 @@ class _PlacedSurface(cairosvg.surface.Surface):
 
     def set_context_size(self, width, height, viewbox, tree):
         scale = self.device_units_per_user_units
+        if self._clip_pt is not None:
+            self.context.rectangle(*(v / scale for v in self._clip_pt))
+            self.context.clip()
         self.context.translate(self._offset_pt[0] / scale, self._offset_pt[1] / scale)
+        self.context.scale(self._scale, self._scale)
         super().set_context_size(width, height, viewbox, tree)
 
 
-def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float) -> None:
+def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
+             clip: Rect | None = None, scale: float = 1) -> None:
     tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), url_fetcher=refuse_fetch)
-    _PlacedSurface(tree, target, (mm_to_pt(x_mm), mm_to_pt(y_mm)))
+    clip_pt = None if clip is None else (
+        mm_to_pt(clip.x_mm), mm_to_pt(clip.y_mm), mm_to_pt(clip.width_mm),
+        mm_to_pt(clip.height_mm))
+    _PlacedSurface(tree, target, (mm_to_pt(x_mm), mm_to_pt(y_mm)), clip_pt, scale)
 
 
 def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
@@ -97,7 +110,8 @@ def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
         surface.set_size(mm_to_pt(page.paper.width_mm), mm_to_pt(page.paper.height_mm))
         draw_svg(surface, page.furniture, 0, 0)
         for placed in page.placements:
-            draw_svg(surface, placed.svg, placed.x_mm, placed.y_mm)
+            draw_svg(surface, placed.svg, placed.x_mm, placed.y_mm, clip=placed.clip,
+                     scale=placed.scale)
         page_context.show_page()
     surface.finish()
     return _finish_document(raw.getvalue(), pages, info)

@@ -14,16 +14,20 @@ from typing import Any
 from .content import load_document
 from .declarative import RULES_FILE, run_declared_rules
 from .findings import Findings, Location, display_path
-from .games import Deck, Engine, GameInfo, engines
-from .layout import Page, builtin_layouts, impose
+from .games import Board, Deck, Engine, GameInfo, engines
+from .layout import Page, Rect, builtin_layouts, impose
 from .output import Staging
 from .pdf import DocumentInfo, PagePlan, Placement, render_pdf
 from .render import Face, Renderer
 from .rules import run_rules
 from .schema import INVALID, suggest, validate
+from .tiling import Tiling, tile_board
+from .units import PAPERS, Size
 
 GAME_FILE = "game.yaml"
 FURNITURE_TEMPLATE = "sheet.svg.j2"
+TILE_TEMPLATE = "board-tile.svg.j2"  # a tiled board page's margins, cut lines and marks
+ASSEMBLY_TEMPLATE = "board-assembly.svg.j2"  # the map of the tiles, first page
 
 
 @dataclass
@@ -59,6 +63,8 @@ class CheckedGame:
     model: Any = None
     decks: list[Deck] = field(default_factory=list)
     faces: dict[str, tuple[list[Face], list[Face]]] = field(default_factory=dict)
+    boards: list[Board] = field(default_factory=list)
+    board_faces: dict[str, Face] = field(default_factory=dict)
     renderer: Renderer | None = None
 
     @property
@@ -105,15 +111,19 @@ def check_game(project: Project, name: str) -> CheckedGame:
         fronts = [renderer.render(deck.front, item, deck=deck) for item in deck.items]
         backs = [renderer.render(deck.back, item, deck=deck) for item in deck.items]
         checked.faces[deck.name] = (fronts, backs)
+    checked.boards = engine.boards(model)
+    for board in checked.boards:
+        checked.board_faces[board.name] = renderer.render(board.template, board.item, board=board)
     findings.extend(renderer.findings)
     return checked
 
 
-def select_sheets(checked: CheckedGame, wanted: list[str] | None) -> tuple[list[Deck], list[str]]:
-    """The decks named in `wanted` (all when None), and the names that match no sheet."""
+def select_sheets(checked: CheckedGame, wanted: list[str] | None
+                  ) -> tuple[list[Deck | Board], list[str]]:
+    """The decks and boards named in `wanted` (all when None), and names that match no sheet."""
     if wanted is None:
-        return list(checked.decks), []
-    by_name = {deck.name: deck for deck in checked.decks}
+        return [*checked.decks, *checked.boards], []
+    by_name = {sheet.name: sheet for sheet in (*checked.decks, *checked.boards)}
     return [by_name[n] for n in wanted if n in by_name], [n for n in wanted if n not in by_name]
 
 
@@ -134,12 +144,15 @@ def plan_pages(checked: CheckedGame, deck: Deck, paper: str, layout_name: str = 
     return plans, layout
 
 
-def build_game(checked: CheckedGame, decks: list[Deck], paper: str, out_dir: Path,
+def build_game(checked: CheckedGame, decks: list[Deck | Board], paper: str, out_dir: Path,
                staging: Staging) -> list[Path]:
-    """Render the chosen decks of a checked, error-free game into staged PDFs."""
+    """Render the chosen decks and boards of a checked, error-free game into staged PDFs."""
     info = checked.info
     written = []
     for deck in decks:
+        if isinstance(deck, Board):
+            written.extend(build_board(checked, deck, paper, out_dir, staging))
+            continue
         plans, layout = plan_pages(checked, deck, paper)
         document = DocumentInfo(
             title=f"{info.title}: {deck.title} ({paper_label(paper)})",
@@ -153,6 +166,75 @@ def build_game(checked: CheckedGame, decks: list[Deck], paper: str, out_dir: Pat
         staging.write(destination, render_pdf(plans, document))
         written.append(destination)
     return written
+
+
+def build_board(checked: CheckedGame, board: Board, paper: str, out_dir: Path,
+                staging: Staging) -> list[Path]:
+    """Write the board whole on one page of its own size, and tiled over `paper`."""
+    info = checked.info
+    svg = checked.board_faces[board.name].svg
+    size = f"{board.size.width_mm:g} x {board.size.height_mm:g} mm"
+
+    def document(what: str) -> DocumentInfo:
+        return DocumentInfo(
+            title=f"{info.title}: {board.title} ({what})", author=info.designer,
+            subject=f"{info.title} print-and-play, {board.title.lower()}, {size}. "
+                    f"{info.licence.attribution}. {info.licence.url}",
+            keywords=f"print and play; {info.licence.name}", duplex="none")
+
+    whole = Rect(0, 0, *board.size)
+    large = [PagePlan(board.size, whole, blank_svg(board.size), (Placement(0, 0, svg),))]
+    tiling = tile_board(board.size, PAPERS[paper])
+    written = []
+    for name, plans, what in (
+            (f"{board.name}-large.pdf", large, f"one {size} page"),
+            (f"{board.name}-{paper}.pdf", plan_tiles(checked, board, tiling, paper),
+             f"tiled over {paper_label(paper)}")):
+        destination = out_dir / checked.name / name
+        staging.write(destination, render_pdf(plans, document(what)))
+        written.append(destination)
+    return written
+
+
+def plan_tiles(checked: CheckedGame, board: Board, tiling: Tiling, paper: str) -> list[PagePlan]:
+    """The assembly map page, then one page per tile: a clipped window of the board between
+    the page's margin furniture (under) and its cut lines and alignment marks (over)."""
+    svg = checked.board_faces[board.name].svg
+    render = checked.renderer.render
+    page = Rect(0, 0, *tiling.paper)
+    context = dict(board=board, tiling=tiling, paper_name=paper_label(paper))
+    thumb = assembly_thumbnail(tiling)
+    scale = thumb.width_mm / board.size.width_mm
+    plans = [PagePlan(tiling.paper, page,
+                      render(ASSEMBLY_TEMPLATE, None, layer="under", thumb=thumb, **context).svg,
+                      (Placement(thumb.x_mm, thumb.y_mm, svg, scale=scale),
+                       Placement(0, 0, render(ASSEMBLY_TEMPLATE, None, layer="over",
+                                              thumb=thumb, **context).svg)))]
+    for tile in tiling.tiles:
+        x, y = tile.to_page(0, 0)
+        plans.append(PagePlan(
+            tiling.paper, tile.placed,
+            render(TILE_TEMPLATE, None, layer="under", tile=tile, **context).svg,
+            (Placement(x, y, svg, clip=tile.placed),
+             Placement(0, 0, render(TILE_TEMPLATE, None, layer="over", tile=tile,
+                                    **context).svg))))
+    return plans
+
+
+def assembly_thumbnail(tiling: Tiling) -> Rect:
+    """Where the board's thumbnail sits on the assembly map page: full width, below a header."""
+    margin_mm, header_mm, footer_mm = 15, 40, 100
+    paper = tiling.paper
+    scale = min((paper.width_mm - 2 * margin_mm) / tiling.board.width_mm,
+                (paper.height_mm - header_mm - footer_mm) / tiling.board.height_mm)
+    width, height = tiling.board.width_mm * scale, tiling.board.height_mm * scale
+    return Rect((paper.width_mm - width) / 2, header_mm, width, height)
+
+
+def blank_svg(size: Size) -> str:
+    w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
+            f'viewBox="0 0 {w} {h}"/>')
 
 
 def paper_label(paper: str) -> str:

@@ -51,6 +51,18 @@ class Deck:
     back: str
 
 
+@dataclass(frozen=True)
+class Board:
+    """One large component drawn whole from one template: printed on a single page of its own
+    size for a copy shop, or tiled over home-printer paper."""
+
+    name: str  # the sheet name users type: `pnp build --sheets board`
+    title: str  # for people: 'Game board'
+    item: Any  # the model object the template draws, with `label` and `where`
+    size: Size
+    template: str
+
+
 class Engine(Protocol):
     name: str
     files: dict[str, tuple[str, Any]]  # content file -> (model part name, schema type)
@@ -59,6 +71,8 @@ class Engine(Protocol):
     def make_model(self, info: GameInfo, parts: dict[str, Any]) -> Any: ...
 
     def sheets(self, model: Any) -> list[Deck]: ...
+
+    def boards(self, model: Any) -> list[Board]: ...
 
 
 def engines() -> dict[str, Engine]:

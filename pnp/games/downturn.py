@@ -7,11 +7,13 @@ consistency rules live in `downturn_rules`, registered when this module is impor
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Iterator, Literal
 
-from ..schema import Where, bounded, located
-from ..units import CARD_SIZES
-from . import Deck, GameInfo
+from ..findings import Finding
+from ..rules import problem, rule
+from ..schema import Where, bounded, located, suggest
+from ..units import CARD_SIZES, Size
+from . import Board, Deck, GameInfo
 
 ENGINE_NAME = "downturn"
 CUBE_COLOURS = ("red", "yellow", "green")
@@ -42,6 +44,80 @@ class Region:
     @property
     def label(self) -> str:
         return f'region "{self.name}"'
+
+
+@dataclass(frozen=True)
+class RegionBlock:
+    """Where one region's block sits on the board's map, in board millimetres."""
+
+    region: str
+    x_mm: float = bounded(min=0)
+    y_mm: float = bounded(min=0)
+    width_mm: float = bounded(min=50)
+    height_mm: float = bounded(min=90)
+    note: str = ""  # a line of geography printed at the block's foot
+    where: Where = located()
+
+    @property
+    def label(self) -> str:
+        return f'board block "{self.region}"'
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """`board.yaml`: the board's size, its block map of the regions, and its printed notes."""
+
+    width_mm: float = bounded(min=200)
+    height_mm: float = bounded(min=200)
+    blocks: tuple[RegionBlock, ...]
+    setup: str
+    investment_note: str
+    bond_note: str
+    scoring_note: str
+    where: Where = located()
+
+    @property
+    def label(self) -> str:
+        return "board"
+
+    @property
+    def size(self) -> Size:
+        return Size(self.width_mm, self.height_mm)
+
+
+@rule("board-blocks", ENGINE_NAME, "every region has one block on the board, inside it, unshared")
+def _board_blocks(model: Downturn) -> Iterator[Finding]:
+    board, names = model.board, [r.name for r in model.regions]
+    seen: dict[str, RegionBlock] = {}
+    for block in board.blocks:
+        where = block.where.of("region")
+        if block.region not in names:
+            yield problem("board-blocks", where, f"no region named '{block.region}'",
+                          subject=block.label, hint=suggest(block.region, names) or
+                          f"regions: {', '.join(names)}")
+        elif block.region in seen:
+            yield problem("board-blocks", where, f"region '{block.region}' has a second block",
+                          subject=block.label, hint="give each region one block")
+        seen.setdefault(block.region, block)
+        if block.x_mm + block.width_mm > board.width_mm or \
+                block.y_mm + block.height_mm > board.height_mm:
+            yield problem("board-blocks", block.where.at,
+                          f"block reaches ({block.x_mm + block.width_mm:g}, "
+                          f"{block.y_mm + block.height_mm:g}) mm, outside the "
+                          f"{board.width_mm:g} x {board.height_mm:g} mm board",
+                          subject=block.label)
+        for other in board.blocks[:board.blocks.index(block)]:
+            if (block.x_mm < other.x_mm + other.width_mm and other.x_mm < block.x_mm +
+                    block.width_mm and block.y_mm < other.y_mm + other.height_mm and
+                    other.y_mm < block.y_mm + block.height_mm):
+                yield problem("board-blocks", block.where.at,
+                              f"block overlaps the block of '{other.region}'",
+                              subject=block.label, hint="move or shrink one of them")
+    for name in names:
+        if name not in seen:
+            yield problem("board-blocks", board.where.of("blocks"),
+                          f"region '{name}' has no block on the board", subject="board",
+                          hint=f"add '- {{region: {name}, x_mm: ..., y_mm: ..., ...}}'")
 
 
 @dataclass(frozen=True)
@@ -146,6 +222,7 @@ class Components:
 class Downturn:
     info: GameInfo
     regions: tuple[Region, ...]
+    board: BoardLayout
     banks: tuple[Bank, ...]
     events: tuple[Event, ...]
     tracks: Tracks
@@ -159,6 +236,7 @@ class DownturnEngine:
     name = ENGINE_NAME
     files = {
         "regions.yaml": ("regions", tuple[Region, ...]),
+        "board.yaml": ("board", BoardLayout),
         "tracks.yaml": ("tracks", Tracks),
         "banks.yaml": ("banks", tuple[Bank, ...]),
         "events.yaml": ("events", tuple[Event, ...]),
@@ -176,6 +254,9 @@ class DownturnEngine:
 
     def make_model(self, info: GameInfo, parts: dict[str, Any]) -> Downturn:
         return Downturn(info=info, **parts)
+
+    def boards(self, model: Downturn) -> list[Board]:
+        return [Board("board", "Game board", model.board, model.board.size, "board.svg.j2")]
 
     def sheets(self, model: Downturn) -> list[Deck]:
         poker = CARD_SIZES["poker"]
