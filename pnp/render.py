@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
-from .textfit import TOKEN, fit_text, tokens_in
+from .textfit import TOKEN, fit_text, tokens_in, wrap
 
 MM_PER_PT = 25.4 / 72
 
@@ -57,6 +57,7 @@ class Renderer:
         self.env.globals["text_box"] = self.text_box
         self.env.globals["font"] = _font_attributes
         self.env.globals["icon"] = self.icon
+        self.env.globals["line_count"] = line_count
         self.icons = icons
         self.findings = Findings()
         self._icon_macro = None
@@ -171,6 +172,12 @@ class Renderer:
             baseline += fit.leading * size_mm
         parts.append("</g>")
         return Markup("".join(str(p) for p in parts))
+
+
+def line_count(text: str, width_mm: float, *, font: str = "body", size_pt: float = 9) -> int:
+    """How many lines `text` wraps to in a box `width_mm` wide at `size_pt`: lets a template
+    give each text box the height it needs before `text_box` fits and checks it."""
+    return len(wrap(str(text), metrics(font), size_pt, width_mm)[0])
 
 
 def _strip_tokens(text: str) -> str:

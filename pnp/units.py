@@ -51,4 +51,6 @@ CARD_SIZES: dict[str, Size] = {
     "mini": Size(44, 63),
     "tarot": Size(70, 120),
     "square-inch": Size(inch_to_mm(1), inch_to_mm(1)),
+    "square-1.25-inch": Size(inch_to_mm(1.25), inch_to_mm(1.25)),
+    "square-half-inch": Size(inch_to_mm(0.5), inch_to_mm(0.5)),
 }

@@ -218,6 +218,146 @@ class Components:
     where: Where = located()
 
 
+def _paint(colour: str) -> dict[str, str]:
+    """Fill, ink and greyscale letter of a cube or player colour (the engine's icon table)."""
+    return DownturnEngine.icons[colour]
+
+
+@dataclass(frozen=True)
+class Share:
+    """One Personal Share tile of a player colour; made from the Components counts."""
+
+    colour: str
+    number: int
+    where: Where = located()
+
+    @property
+    def label(self) -> str:
+        return f"{self.colour} share {self.number}"
+
+    @property
+    def paint(self) -> dict[str, str]:
+        return _paint(self.colour)
+
+
+@dataclass(frozen=True)
+class CubeToken:
+    """A punch-out stand-in for one cube of the supply."""
+
+    colour: str
+    number: int
+    where: Where = located()
+
+    @property
+    def label(self) -> str:
+        return f"{self.colour} cube token {self.number}"
+
+    @property
+    def paint(self) -> dict[str, str]:
+        return _paint(self.colour)
+
+
+@dataclass(frozen=True)
+class AidEntry:
+    """One line of a reference card: a key ('1', 'A'), a short name and a paraphrase."""
+
+    key: str
+    name: str
+    text: str
+    where: Where = located()
+
+    @property
+    def label(self) -> str:
+        return f'aid entry {self.key} "{self.name}"'
+
+
+@dataclass(frozen=True)
+class AidSection:
+    heading: str
+    entries: tuple[AidEntry, ...]
+    where: Where = located()
+
+
+@dataclass(frozen=True)
+class AidFace:
+    title: str
+    sections: tuple[AidSection, ...]
+    where: Where = located()
+
+
+@dataclass(frozen=True)
+class Aid:
+    """A two-sided reference card; `per_player` prints one in each player colour."""
+
+    title: str
+    front: AidFace
+    back: AidFace
+    per_player: bool = False
+    where: Where = located()
+
+
+@dataclass(frozen=True)
+class MarkerText:
+    """The words on one kind of marker: its name, and a reminder printed on its back."""
+
+    kind: Literal["turn-order", "leader", "track"]
+    title: str
+    text: str
+    where: Where = located()
+
+    @property
+    def label(self) -> str:
+        return f'marker "{self.title}"'
+
+
+@dataclass(frozen=True)
+class Aids:
+    """`aids.yaml`: reference cards and the words on the markers."""
+
+    aids: tuple[Aid, ...]
+    markers: tuple[MarkerText, ...]
+    where: Where = located()
+
+
+@dataclass(frozen=True)
+class AidCard:
+    """One printed reference card: an aid, in a player's colour or the neutral one."""
+
+    aid: Aid
+    colour: str | None
+    where: Where = located()
+
+    @property
+    def label(self) -> str:
+        return f'aid "{self.aid.title}"' + (f" ({self.colour})" if self.colour else "")
+
+    @property
+    def paint(self) -> dict[str, str]:
+        return _paint(self.colour) if self.colour else NEUTRAL_PAINT
+
+
+NEUTRAL_PAINT = {"fill": "#1f2a44", "letter": "", "ink": "#ffffff"}
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One printed marker token: turn order 1..n, the Leader, or a track marker."""
+
+    kind: str
+    title: str
+    text: str
+    number: int | None = None
+    where: Where = located()
+
+    @property
+    def heading(self) -> str:
+        return f"{self.title} {self.number}" if self.number else self.title
+
+    @property
+    def label(self) -> str:
+        return f'marker "{self.heading}"'
+
+
 @dataclass(frozen=True)
 class Downturn:
     info: GameInfo
@@ -227,6 +367,7 @@ class Downturn:
     events: tuple[Event, ...]
     tracks: Tracks
     components: Components
+    aids: Aids
 
     def region(self, name: str) -> Region | None:
         return next((r for r in self.regions if r.name == name), None)
@@ -241,6 +382,7 @@ class DownturnEngine:
         "banks.yaml": ("banks", tuple[Bank, ...]),
         "events.yaml": ("events", tuple[Event, ...]),
         "components.yaml": ("components", Components),
+        "aids.yaml": ("aids", Aids),
     }
     # Investment cubes in card text. Each colour also carries a letter so a greyscale print
     # still tells them apart.
@@ -266,7 +408,47 @@ class DownturnEngine:
             Deck("events", "Event cards", events, poker, "event-front.svg.j2",
                  "event-back.svg.j2"),
             Deck("banks", "Bank cards", banks, poker, "bank-front.svg.j2", "bank-back.svg.j2"),
+            Deck("shares", "Personal Shares", shares(model.components),
+                 CARD_SIZES["square-inch"], "share-front.svg.j2", "share-back.svg.j2"),
+            Deck("markers", "Markers", markers(model.components, model.aids),
+                 CARD_SIZES["square-1.25-inch"], "marker-front.svg.j2", "marker-back.svg.j2"),
+            Deck("cubes", "Cube tokens (optional)", cube_tokens(model.components.cubes),
+                 CARD_SIZES["square-half-inch"], "cube-front.svg.j2", "cube-back.svg.j2"),
+            Deck("aids", "Player aids", aid_cards(model.components, model.aids), poker,
+                 "aid-front.svg.j2", "aid-back.svg.j2"),
         ]
+
+
+def shares(components: Components) -> tuple[Share, ...]:
+    """Every player colour's Personal Shares, one colour after another."""
+    where = Where(components.where.of("shares_per_colour"))
+    return tuple(Share(colour, n, where) for colour in components.player_colours
+                 for n in range(1, components.shares_per_colour + 1))
+
+
+def cube_tokens(cubes: CubeSupply) -> tuple[CubeToken, ...]:
+    """A token for every cube of the supply, in the order the rules list them."""
+    return tuple(CubeToken(colour, n, Where(cubes.where.of(colour)))
+                 for colour in ("green", "yellow", "red", "blue", "black")
+                 for n in range(1, getattr(cubes, colour) + 1))
+
+
+def markers(components: Components, aids: Aids) -> tuple[Marker, ...]:
+    """Turn-order markers 1..n and the Leader (counts from components), then track markers."""
+    copies = {"turn-order": components.turn_order_markers, "leader": components.leader_markers}
+    out = []
+    for text in aids.markers:
+        count = copies.get(text.kind, 1)
+        for n in range(1, count + 1):
+            number = n if text.kind == "turn-order" else None
+            out.append(Marker(text.kind, text.title, text.text, number, text.where))
+    return tuple(out)
+
+
+def aid_cards(components: Components, aids: Aids) -> tuple[AidCard, ...]:
+    """One card per player colour for a per-player aid, one card for any other."""
+    return tuple(AidCard(aid, colour, aid.where) for aid in aids.aids
+                 for colour in (components.player_colours if aid.per_player else (None,)))
 
 
 ENGINE = DownturnEngine()
