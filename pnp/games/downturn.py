@@ -149,6 +149,10 @@ class Event:
     leader: bool = False
     crash: bool = False
     region: str | None = None  # the region a regional event acts on, checked against regions
+    # The effect's moves as numbers, so the rules can check them against the effect text:
+    stability: int = 0  # spaces the Stability Track moves (+ up, - down)
+    track: int = 0  # columns the Investment Track moves at least (+ up, - down)
+    bond: int = 0  # most cubes added to (+) or removed from (-) the Bond area
     where: Where = located()
 
     @property
