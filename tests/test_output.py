@@ -1,0 +1,216 @@
+"""Output: nothing lost. A build stopped by an error, Ctrl-C or a kill leaves the PDFs of the last
+good build byte for byte and no staging files; two builds of the same content are identical.
+
+The interrupt tests run the real CLI in a child process and stop it with a real signal. A small
+wrapper pauses the build right after its first PDF is staged and says so on stdout, so the signal
+lands at the worst moment every time rather than by luck of timing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import pnp.pipeline
+from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
+
+REPO = Path(__file__).resolve().parent.parent
+SHEETS = ("--sheets", "events,banks")
+OUT = Path("output/downturn")
+
+PAUSED_BUILD = textwrap.dedent("""
+    import sys, time
+    import pnp.output
+    from pnp.cli import main
+
+    real_write = pnp.output.Staging.write
+
+    def write_then_pause(self, destination, data):
+        real_write(self, destination, data)
+        print("staged", destination.name, flush=True)
+        time.sleep(30)
+
+    pnp.output.Staging.write = write_then_pause
+    sys.exit(main(sys.argv[1:]))
+""")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    return {**env, "PYTHONPATH": str(REPO), **extra}
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())
+            if p.is_file() and not p.name.startswith(STAGING_PREFIX)}
+
+
+def _staging_files(root: Path) -> list[Path]:
+    return sorted(root.rglob(STAGING_PREFIX + "*"))
+
+
+def _retitle(project: Path) -> None:
+    """Change the content so that a new build would give different bytes."""
+    game = project / "content/downturn/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("title: Downturn",
+                                                             "title: Downturn Revised", 1),
+                    encoding="utf-8")
+
+
+@pytest.fixture
+def built(project, run) -> dict[str, bytes]:
+    """A project with a good earlier build; the content is then changed for the next build."""
+    result = run("build", *SHEETS)
+    assert result.code == 0, result.err
+    before = _snapshot(project / OUT)
+    assert set(before) == {"events-letter.pdf", "banks-letter.pdf"}
+    _retitle(project)
+    return before
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_midway_leaves_earlier_pdfs_and_no_staging_files(project, built, signum):
+    child = subprocess.Popen([sys.executable, "-c", PAUSED_BUILD, "build", *SHEETS],
+                             cwd=project, env=_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        line = child.stdout.readline()
+        assert line.startswith("staged "), line + child.stderr.read()
+        assert _staging_files(project), "the first PDF should be staged by now"
+        child.send_signal(signum)
+        _, err = child.communicate(timeout=20)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    assert "interrupted; no output was changed" in err
+    assert "Traceback" not in err
+    assert _snapshot(project / OUT) == built
+    assert _staging_files(project) == []
+
+
+@pytest.mark.parametrize("signum, delay", [(signal.SIGTERM, 0.9), (signal.SIGINT, 1.3)],
+                         ids=["SIGTERM", "SIGINT"])
+def test_a_signal_at_any_moment_gives_all_old_or_all_new(project, built, signum, delay):
+    """An unpatched build, signalled by the clock: whatever it was doing, outputs stay whole."""
+    child = subprocess.Popen([sys.executable, "-m", "pnp", "build", *SHEETS], cwd=project,
+                             env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    time.sleep(delay)
+    child.send_signal(signum)
+    _, err = child.communicate(timeout=30)
+    assert "Traceback" not in err
+    after = _snapshot(project / OUT)
+    assert _staging_files(project) == []
+    if child.returncode == 0:  # finished before the signal: every file is new
+        assert all(after[name] != built[name] for name in built)
+    else:
+        assert child.returncode in (130, -signum), err
+        assert after == built
+
+
+def test_sigkill_leaves_earlier_pdfs_and_the_next_build_cleans_up(project, built, run):
+    child = subprocess.Popen([sys.executable, "-c", PAUSED_BUILD, "build", *SHEETS],
+                             cwd=project, env=_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().startswith("staged ")
+        child.send_signal(signal.SIGKILL)
+        child.communicate(timeout=20)
+    finally:
+        child.kill()
+    assert _snapshot(project / OUT) == built  # nothing was renamed into place
+    assert len(_staging_files(project)) == 1  # SIGKILL allows no cleanup...
+    result = run("build", *SHEETS)
+    assert result.code == 0, result.err
+    assert _staging_files(project) == []  # ...so the next build does it
+    assert all(_snapshot(project / OUT)[name] != built[name] for name in built)
+
+
+def test_an_error_midway_leaves_earlier_pdfs_and_no_staging_files(project, built, run,
+                                                                   monkeypatch):
+    real = pnp.pipeline.render_pdf
+    calls = []
+
+    def fail_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("disk on fire")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pnp.pipeline, "render_pdf", fail_second)
+    result = run("build", *SHEETS)
+    assert result.code == 1
+    assert result.lines[-1].startswith("pnp: internal error: RuntimeError: disk on fire")
+    assert len(calls) == 2  # the first PDF was staged before the failure
+    assert _snapshot(project / OUT) == built
+    assert _staging_files(project) == []
+
+
+def test_two_builds_of_the_same_content_are_byte_identical(project):
+    """Separate processes with different hash seeds: no set or dict order leaks into the PDF."""
+    outputs = []
+    for seed in ("1", "2"):
+        out = project / f"out-{seed}"
+        done = subprocess.run([sys.executable, "-m", "pnp", "build", *SHEETS, "--out", str(out)],
+                              cwd=project, env=_env(PYTHONHASHSEED=seed), capture_output=True,
+                              text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stderr
+        outputs.append(_snapshot(out / "downturn"))
+    assert set(outputs[0]) == {"events-letter.pdf", "banks-letter.pdf"}
+    assert outputs[0] == outputs[1]
+
+
+# -- the staging area itself -------------------------------------------------------------------
+
+def test_discard_also_removes_a_staged_file_it_never_recorded(tmp_path):
+    staging = Staging()
+    staging.write(tmp_path / "a.pdf", b"a")
+    orphan = tmp_path / f"{staging.prefix}orphan.tmp"  # as if interrupted before noting it
+    orphan.write_bytes(b"half")
+    other_build = tmp_path / f"{STAGING_PREFIX}1-00000000-x.tmp"
+    other_build.write_bytes(b"not ours")
+    staging.discard()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other_build.name]
+
+
+def test_ctrl_c_during_the_renames_is_held_until_all_are_done(tmp_path, monkeypatch):
+    (tmp_path / "a.pdf").write_bytes(b"old a")
+    (tmp_path / "b.pdf").write_bytes(b"old b")
+    real_replace = os.replace
+    renamed = []
+
+    def replace_then_interrupt(source, destination):
+        real_replace(source, destination)
+        renamed.append(destination)
+        if len(renamed) == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # arrives between the two renames
+
+    monkeypatch.setattr(os, "replace", replace_then_interrupt)
+    with staged_output() as staging:
+        staging.write(tmp_path / "a.pdf", b"new a")
+        staging.write(tmp_path / "b.pdf", b"new b")
+    assert len(renamed) == 2
+    assert (tmp_path / "a.pdf").read_bytes() == b"new a"
+    assert (tmp_path / "b.pdf").read_bytes() == b"new b"
+    assert _staging_files(tmp_path) == []
+
+
+def test_stale_staging_of_a_running_build_is_left_alone(tmp_path):
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        running = tmp_path / f"{STAGING_PREFIX}{live.pid}-abcd1234-x.tmp"
+        running.write_bytes(b"in progress")
+        dead = tmp_path / f"{STAGING_PREFIX}999999999-abcd1234-x.tmp"
+        dead.write_bytes(b"left by a killed build")
+        remove_stale_staging(tmp_path)
+        assert running.exists() and not dead.exists()
+    finally:
+        live.kill()
+        live.wait()
