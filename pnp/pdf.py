@@ -13,8 +13,10 @@ This is the one place where millimetres become points, and y-down becomes PDF's 
 from __future__ import annotations
 
 import io
+import re
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 import cairocffi as cairo
@@ -106,15 +108,73 @@ def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
     first = pages[0].paper
     surface = cairo.PDFSurface(raw, mm_to_pt(first.width_mm), mm_to_pt(first.height_mm))
     page_context = cairo.Context(surface)
+    shared = _shared_faces(pages)
     for page in pages:
         surface.set_size(mm_to_pt(page.paper.width_mm), mm_to_pt(page.paper.height_mm))
         draw_svg(surface, page.furniture, 0, 0)
         for placed in page.placements:
-            draw_svg(surface, placed.svg, placed.x_mm, placed.y_mm, clip=placed.clip,
-                     scale=placed.scale)
+            if placed.svg in shared:
+                _paint(page_context, shared[placed.svg], placed.x_mm, placed.y_mm)
+            else:
+                draw_svg(surface, placed.svg, placed.x_mm, placed.y_mm, clip=placed.clip,
+                         scale=placed.scale)
         page_context.show_page()
     surface.finish()
-    return _finish_document(raw.getvalue(), pages, info)
+    return _finish_document(_drop_repeated_xobjects(raw.getvalue()), pages, info)
+
+
+def _shared_faces(pages: list[PagePlan]) -> dict[str, cairo.RecordingSurface]:
+    """Faces placed more than once (a deck's common back), each drawn once into a recording.
+
+    cairo writes a recording as one reusable PDF object, so a shared back is parsed and drawn
+    once per document instead of once per card: faster, and a smaller file.
+    """
+    counts = Counter(p.svg for page in pages for p in page.placements
+                     if p.clip is None and p.scale == 1)
+    recordings = {}
+    for svg, count in counts.items():
+        if count > 1:
+            recording = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
+            draw_svg(recording, svg, 0, 0)
+            recordings[svg] = recording
+    return recordings
+
+
+_XOBJECTS = re.compile(rb"/XObject << ([^<>]*) >>")
+_REFERENCE = re.compile(rb"/[^\s/<>]+ \d+ \d+ R ?")
+
+
+def _drop_repeated_xobjects(data: bytes) -> bytes:
+    """Blank out repeated entries in cairo's page /XObject dictionaries.
+
+    cairo 1.16 lists a recording once per paint (`/x13 13 0 R /x13 13 0 R ...`); qpdf then
+    discards the whole resource dictionary. Each repeat is replaced by spaces of the same
+    length, so every byte offset in the cross-reference table stays valid.
+    """
+
+    def dedupe(match: re.Match) -> bytes:
+        seen: set[bytes] = set()
+
+        def keep_first(entry: re.Match) -> bytes:
+            key = entry.group().strip()
+            if key in seen:
+                return b" " * len(entry.group())
+            seen.add(key)
+            return entry.group()
+
+        inner = _REFERENCE.sub(keep_first, match.group(1))
+        return match.group()[: match.start(1) - match.start()] + inner + b" >>"
+
+    return _XOBJECTS.sub(dedupe, data)
+
+
+def _paint(context: cairo.Context, recording: cairo.RecordingSurface, x_mm: float,
+           y_mm: float) -> None:
+    context.save()
+    context.translate(mm_to_pt(x_mm), mm_to_pt(y_mm))
+    context.set_source_surface(recording, 0, 0)
+    context.paint()
+    context.restore()
 
 
 def _pdf_box(rect: Rect, paper: Size) -> list[float]:

@@ -191,3 +191,42 @@ def test_each_back_lands_behind_its_own_front_when_flipped_on_the_long_edge(
                 assert abs(y - back_y) < 0.1, f"card {number} back is off vertically"
                 seen += 1
     assert seen == 42
+
+
+def _resources_used(content_owner) -> set[tuple[str, str]]:
+    used = set()
+    for operands, operator in pikepdf.parse_content_stream(content_owner):
+        op = str(operator)
+        if op == "Tf":
+            used.add(("/Font", str(operands[0])))
+        elif op == "Do":
+            used.add(("/XObject", str(operands[0])))
+        elif op == "gs":
+            used.add(("/ExtGState", str(operands[0])))
+    return used
+
+
+@pytest.mark.parametrize("name", ["events-letter", "banks-a4"])
+def test_every_resource_a_page_uses_is_defined(built, name):
+    """Shared backs are painted from one recorded drawing; each page must still carry every
+    font, image and graphics state its content names (a viewer shows blanks otherwise)."""
+    with pikepdf.open(built[name]) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            resources = page.obj.get("/Resources", pikepdf.Dictionary())
+            for kind, key in _resources_used(page):
+                assert key in resources.get(kind, {}), f"page {number} lacks {kind} {key}"
+                if kind == "/XObject":
+                    form = resources[kind][key]
+                    inner = form.get("/Resources", pikepdf.Dictionary())
+                    for inner_kind, inner_key in _resources_used(form):
+                        assert inner_key in inner.get(inner_kind, {}), \
+                            f"page {number} form {key} lacks {inner_kind} {inner_key}"
+
+
+def test_repeated_xobject_entries_are_blanked_without_moving_any_byte():
+    from pnp.pdf import _drop_repeated_xobjects
+
+    raw = b"10 0 obj\n<< /XObject << /x13 13 0 R /x13 13 0 R /x7 7 0 R /x13 13 0 R >> >>"
+    cleaned = _drop_repeated_xobjects(raw)
+    assert len(cleaned) == len(raw)
+    assert cleaned.count(b"/x13 13 0 R") == 1 and cleaned.count(b"/x7 7 0 R") == 1
