@@ -23,6 +23,7 @@ from .units import PAPERS, Size
 
 
 RULER_MM = 50  # the printed check ruler: measure it to prove the sheet printed at 100%
+FOOTER_MIN_MM = 60  # the footer line needs this much room between two cut lines
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,10 @@ def _margins(paper: Size, trim: Rect, cells: list[Rect], layout: SheetLayout):
         credit = None
     middle = len(xs) // 2 - 1 if len(xs) > 2 else 0
     x0, x1 = xs[middle], xs[middle + 1]
-    footer = Rect(x0 + 1, trim.bottom_mm + layout.mark_offset_mm, x1 - x0 - 2,
-                  max(paper.height_mm - trim.bottom_mm - layout.mark_offset_mm, 0))
+    if x1 - x0 >= FOOTER_MIN_MM:  # between two cut lines, clear of the marks
+        footer = Rect(x0 + 1, trim.bottom_mm + layout.mark_offset_mm, x1 - x0 - 2,
+                      max(paper.height_mm - trim.bottom_mm - layout.mark_offset_mm, 0))
+    else:  # cut lines too close together (small tiles): below the marks instead
+        footer = Rect(trim.x_mm, trim.bottom_mm + far - 1.5, trim.width_mm,
+                      max(paper.height_mm - trim.bottom_mm - far + 1.5, 0))
     return ruler, note, footer, credit
