@@ -32,9 +32,11 @@ INVALID: Any = type("Invalid", (), {"__repr__": lambda self: "<invalid>"})()
 
 _YAML_TAG = "tag:yaml.org,2002:"
 # C0 controls other than tab and newline, DEL, and C1 controls: invisible in an editor,
-# fatal to the SVG parser. Lone surrogates and U+FFFE/U+FFFF (reachable through "\ud800"-style
+# fatal to the SVG parser. The line and paragraph separators break a message or a line of text
+# where nobody sees a break. Lone surrogates and U+FFFE/U+FFFF (reachable through "\ud800"-style
 # escapes) cannot be written as UTF-8 or XML at all.
-_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_CONTROL_CHARS = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 _PLAIN_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]{0,14})")
 _PLAIN_FLOAT = re.compile(r"[-+]?(0|[1-9][0-9]{0,14})(\.[0-9]{1,15})?")
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
