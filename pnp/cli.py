@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -16,6 +17,8 @@ from . import __version__
 from .findings import Findings, display_path
 from .output import remove_stale_staging, staged_output
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
+from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
+from .schema import suggest
 from .units import PAPERS
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -57,6 +60,19 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
     check.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (default) or json for editors and CI")
+
+    proof = commands.add_parser(
+        "proof", parents=[common], help="write an HTML gallery of every face, with findings",
+        description="Check, then write output/<game>/proof/index.html: every face as it will "
+                    "print, each finding as a badge on its card. Works even when check fails.")
+    proof.add_argument("--card", metavar="NAME", help="only this card, e.g. 'Credit Swap'")
+    proof.add_argument("--png", action="store_true", help="also write PNGs of the faces shown")
+    proof.add_argument("--dpi", type=float, default=150, help="PNG resolution (default: 150)")
+    proof.add_argument("--changed", action="store_true",
+                       help="only cards whose faces changed since the last proof or build")
+    proof.add_argument("--out", type=Path, default=None,
+                       help="output folder (default: output/ in the project)")
+    proof.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
@@ -171,12 +187,46 @@ def cmd_build(args) -> int:
     with staged_output() as staging:
         written = [path for checked, decks in plan
                    for path in build_game(checked, decks, args.paper, out_dir, staging)]
+        for checked, _ in plan:
+            record_faces(checked, out_dir, staging)
     elapsed = time.perf_counter() - started
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s",
           file=sys.stderr)
     return EXIT_OK
+
+
+def cmd_proof(args) -> int:
+    project = Project(args.root)
+    names, findings = _games(project, args)
+    checked_games = [check_game(project, name) for name in names]
+    for checked in checked_games:
+        findings.extend(checked.findings)
+    if args.card and not any(card.matches(args.card) for checked in checked_games
+                             for card in gallery_cards(checked)):
+        titles = [title for checked in checked_games for card in gallery_cards(checked)
+                  for title in re.findall(r'"([^"]+)"', card.label)]
+        raise UsageError(f"no card named '{args.card}'; " + (
+            suggest(args.card, titles) or "cards are named by title, e.g. 'Credit Swap'"))
+    if args.dpi <= 0 or args.dpi > 1200:
+        raise UsageError(f"--dpi {args.dpi:g} must be between 1 and 1200")
+    out_dir = args.out or project.root / "output"
+    _print_findings(findings)
+    for checked in checked_games:
+        remove_stale_staging(out_dir / checked.name / PROOF_DIR)
+    with staged_output() as staging:
+        results = [write_proof(checked, checked.info.title if checked.info else checked.name,
+                               out_dir, staging, card=args.card, png=args.png,
+                               changed=args.changed, dpi=args.dpi)
+                   for checked in checked_games]
+    for checked, result in zip(checked_games, results):
+        for path in result.written:
+            if path.suffix != ".ttf":
+                print(f"wrote {display_path(path, Path.cwd())}")
+    print(f"pnp proof: {', '.join(names)}: {sum(r.shown for r in results)} of "
+          f"{sum(r.total for r in results)} cards shown; {_summary(findings)}", file=sys.stderr)
+    return EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
 
 
 def cmd_list(args) -> int:
@@ -199,4 +249,4 @@ def cmd_list(args) -> int:
     return EXIT_ERRORS if findings.errors else EXIT_OK
 
 
-COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list}
+COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "proof": cmd_proof}
