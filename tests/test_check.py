@@ -18,16 +18,16 @@ def test_shipped_content_is_clean(project, run):
 
 def test_text_five_times_too_long_is_one_located_error(project, run):
     events = project / EVENTS
-    effect = "Stability -2; Leader picks one owned bank, which takes 1 {green} from its home " \
-             "region (if any)."
+    effect = ("Active player (Leader during the Initial Draw) moves up to 5 permanent cubes "
+              "from any banks to one bank he owns; bank maximums are ignored.")
     edit(events, f'effect: "{effect}"', f'effect: "{" ".join([effect] * 5)}"')
-    line = line_of(events, "Leader picks one owned bank, which takes")
+    line = line_of(events, "Active player (Leader during the Initial Draw)")
     result = run("check")
     assert result.code == 1
     errors = [line for line in result.lines if ": error:" in line]
     assert len(errors) == 1, result.err
     assert errors[0].startswith(f"{EVENTS}:{line}:11: error: ")
-    assert 'event 12 "Overnight Bail Out"' in errors[0]
+    assert 'event 16 "Credit Swap"' in errors[0]
     assert re.search(r"overflows its [\d.]+ x [\d.]+ mm box by [\d.]+ mm \(\d+ lines?\)",
                      errors[0])
     assert "(rule text-overflow)" in errors[0]
@@ -36,7 +36,8 @@ def test_text_five_times_too_long_is_one_located_error(project, run):
 def test_slightly_long_text_shrinks_with_a_warning_and_fails_only_when_strict(project, run):
     events = project / EVENTS
     edit(events, 'effect: "Stability -1."',
-         'effect: "' + "Stability -1, and every region shivers a little. " * 9 + '"')
+         'effect: "Stability -1. ' + "Every region shivers a little as the news spreads. " * 8
+         + '"')
     result = run("check")
     assert result.code == 0
     warnings = [line for line in result.lines if ": warning:" in line]
