@@ -9,7 +9,7 @@ def test_build_writes_letter_pdfs_of_events_and_banks(project, run):
     result = run("build", "--sheets", "events,banks")
     assert result.code == 0, result.err
     out = project / "output" / "downturn"
-    assert sorted(p.name for p in out.iterdir()) == ["banks-letter.pdf", "events-letter.pdf"]
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["banks-letter.pdf", "events-letter.pdf"]
     assert "wrote output/downturn/events-letter.pdf" in result.out
 
 
@@ -21,12 +21,12 @@ def test_a4_build_writes_a4_pdfs(project, run):
 def test_failed_build_leaves_earlier_pdfs_untouched(project, run):
     assert run("build", "--sheets", "events,banks").code == 0
     out = project / "output" / "downturn"
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
     edit(project / "content/downturn/banks.yaml", "auction_order: 2", "auction_order: 1")
     result = run("build", "--sheets", "events,banks")
     assert result.code == 1
     assert "nothing was written" in result.err
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in out.glob("*.pdf")} == before
 
 
 def test_unknown_sheet_is_a_usage_error(project, run):
