@@ -9,6 +9,7 @@ lands at the worst moment every time rather than by luck of timing.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import pnp.pipeline
+from pnp.cli import main
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,14 +66,31 @@ def _retitle(project: Path) -> None:
                     encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> Path:
+    """A project with a good earlier build, its content since changed; built once per module."""
+    root = tmp_path_factory.mktemp("baseline")
+    for folder in ("content", "templates"):
+        shutil.copytree(REPO / folder, root / folder)
+    assert main(["build", "--root", str(root), *SHEETS]) == 0
+    _retitle(root)
+    return root
+
+
 @pytest.fixture
-def built(project, run) -> dict[str, bytes]:
-    """A project with a good earlier build; the content is then changed for the next build."""
-    result = run("build", *SHEETS)
-    assert result.code == 0, result.err
+def project(baseline, tmp_path, monkeypatch) -> Path:
+    """A fresh copy of the baseline project as the current directory."""
+    copy = tmp_path / "project"
+    shutil.copytree(baseline, copy)
+    monkeypatch.chdir(copy)
+    return copy
+
+
+@pytest.fixture
+def built(project) -> dict[str, bytes]:
+    """The PDFs of the earlier build, which a stopped build must leave byte for byte."""
     before = _snapshot(project / OUT)
     assert set(before) == {"events-letter.pdf", "banks-letter.pdf"}
-    _retitle(project)
     return before
 
 
@@ -155,14 +174,15 @@ def test_an_error_midway_leaves_earlier_pdfs_and_no_staging_files(project, built
 
 def test_two_builds_of_the_same_content_are_byte_identical(project):
     """Separate processes with different hash seeds: no set or dict order leaks into the PDF."""
+    builds = {seed: subprocess.Popen(
+        [sys.executable, "-m", "pnp", "build", *SHEETS, "--out", f"out-{seed}"], cwd=project,
+        env=_env(PYTHONHASHSEED=seed), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for seed in ("1", "2")}  # side by side: half the wait
     outputs = []
-    for seed in ("1", "2"):
-        out = project / f"out-{seed}"
-        done = subprocess.run([sys.executable, "-m", "pnp", "build", *SHEETS, "--out", str(out)],
-                              cwd=project, env=_env(PYTHONHASHSEED=seed), capture_output=True,
-                              text=True, timeout=60, check=False)
-        assert done.returncode == 0, done.stderr
-        outputs.append(_snapshot(out / "downturn"))
+    for seed, child in builds.items():
+        _, err = child.communicate(timeout=60)
+        assert child.returncode == 0, err
+        outputs.append(_snapshot(project / f"out-{seed}" / "downturn"))
     assert set(outputs[0]) == {"events-letter.pdf", "banks-letter.pdf"}
     assert outputs[0] == outputs[1]
 
