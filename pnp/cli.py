@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import __version__
 from .findings import Findings, display_path
-from .output import remove_stale_staging, staged_output
+from .output import commit_count, remove_stale_staging, staged_output
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
 from .schema import suggest
@@ -90,13 +90,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    commits = commit_count()
     try:
         return COMMANDS[args.command](args)
     except UsageError as exc:
         print(f"pnp: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("pnp: interrupted; no output was changed", file=sys.stderr)
+        if commit_count() > commits:  # the signal came after the files were renamed into place
+            print("pnp: interrupted after its files were written in full", file=sys.stderr)
+        else:
+            print("pnp: interrupted; no output was changed", file=sys.stderr)
         return 130
     except Exception as exc:  # the promise: one line, no traceback, unless asked for
         if args.debug:

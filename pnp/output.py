@@ -22,6 +22,12 @@ from pathlib import Path
 
 STAGING_PREFIX = ".pnp-staging-"
 _HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+_commits = 0  # builds committed by this process, so an interrupt can say what already happened
+
+
+def commit_count() -> int:
+    """How many stagings this process has committed; compare before and after a command."""
+    return _commits
 
 
 class Staging:
@@ -54,6 +60,8 @@ class Staging:
             for temporary, destination in self.staged:
                 os.replace(temporary, destination)
             self.committed = True
+            global _commits
+            _commits += 1
             for folder in self.folders:
                 _sync_folder(folder)
         finally:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import pnp.cli
 import pnp.pipeline
 from pnp.cli import main
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
@@ -237,3 +238,16 @@ def test_stale_staging_of_a_running_build_is_left_alone(tmp_path):
     finally:
         live.kill()
         live.wait()
+
+
+def test_ctrl_c_after_the_renames_does_not_claim_nothing_changed(project, built, run,
+                                                                  monkeypatch):
+    def interrupt(*args):
+        raise KeyboardInterrupt  # as if Ctrl-C came while the "wrote" lines were printed
+
+    monkeypatch.setattr(pnp.cli, "display_path", interrupt)
+    result = run("build", *SHEETS)
+    assert result.code == 130
+    assert result.lines[-1] == "pnp: interrupted after its files were written in full"
+    after = _snapshot(project / OUT)
+    assert set(after) == set(built) and all(after[n] != built[n] for n in built)
