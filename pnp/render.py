@@ -39,18 +39,54 @@ def _number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept for the life of the process, checked against the source.
+
+    Compiling is most of a check's time; a second check in one process (an editor loop, the
+    tests) reuses the code. Jinja stores a checksum of the source with each entry, so an edited
+    template is compiled afresh.
+    """
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.store.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _MemoryBytecodeCache()
+
+
+class _TemplateLoader(jinja2.FileSystemLoader):
+    """Finds templates on disk but names them as the user sees them (templates/x/y.svg.j2).
+
+    The shown name goes into error locations, and keys the compiled-template cache, so two
+    copies of a project with the same template source share one compiled template.
+    """
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        return source, display_path(Path(filename), Path.cwd()), uptodate
+
+
 class Renderer:
     """Renders the faces of one game's components, collecting text findings as it goes."""
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
                  globals_: dict[str, Any]):
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+            loader=_TemplateLoader([str(d) for d in template_dirs]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            bytecode_cache=_COMPILED,
         )
         self.env.filters["n"] = _number
         self.env.globals.update(globals_)
@@ -68,9 +104,10 @@ class Renderer:
         label = getattr(item, "label", "")
         try:
             svg = self.env.get_template(template).render(card=item, **context)
-        except jinja2.TemplateError as exc:
+        except Exception as exc:  # a template bug, or model code a template called, failed
             where = self._template_location(template, exc)
-            message = f"{type(exc).__name__}: {exc.message or exc}"
+            detail = exc.message if isinstance(exc, jinja2.TemplateError) else exc
+            message = f"{type(exc).__name__}: {detail}"
             if (where, message) not in self._broken:  # once per template problem, not per card
                 self._broken.add((where, message))
                 self.findings.error("template-error", where, message, subject=label,
@@ -89,7 +126,7 @@ class Renderer:
                 trace = trace.tb_next
         if name is None:
             return Location(template)
-        return Location(display_path(Path(name), Path.cwd()), line or 0, 1 if line else 0)
+        return Location(name, line or 0, 1 if line else 0)
 
     def icon(self, name: str, x_mm: float, y_mm: float, size_mm: float) -> Markup:
         if self._icon_macro is None:

@@ -215,7 +215,7 @@ class Components:
     """The physical kit: what the box holds, as counts the rules and the sheets rely on."""
 
     cubes: CubeSupply
-    player_colours: tuple[str, ...]
+    player_colours: tuple[Literal["red", "yellow", "blue", "green"], ...]  # what the kit prints
     shares_per_colour: int = bounded(min=0)
     turn_order_markers: int = bounded(min=0)
     leader_markers: int = bounded(min=0)
