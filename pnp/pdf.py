@@ -15,9 +15,11 @@ from __future__ import annotations
 import io
 import re
 import os
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 import cairocffi as cairo
 import cairosvg.parser
@@ -104,23 +106,29 @@ def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
 def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
     """Draw the pages with cairo, then add page boxes and print settings with pikepdf."""
     use_bundled_fonts()
-    raw = io.BytesIO()
-    first = pages[0].paper
-    surface = cairo.PDFSurface(raw, mm_to_pt(first.width_mm), mm_to_pt(first.height_mm))
-    page_context = cairo.Context(surface)
-    shared = _shared_faces(pages)
-    for page in pages:
-        surface.set_size(mm_to_pt(page.paper.width_mm), mm_to_pt(page.paper.height_mm))
-        draw_svg(surface, page.furniture, 0, 0)
-        for placed in page.placements:
-            if placed.svg in shared:
-                _paint(page_context, shared[placed.svg], placed.x_mm, placed.y_mm)
-            else:
-                draw_svg(surface, placed.svg, placed.x_mm, placed.y_mm, clip=placed.clip,
-                         scale=placed.scale)
-        page_context.show_page()
-    surface.finish()
-    return _finish_document(_drop_repeated_xobjects(raw.getvalue()), pages, info)
+    # cairo writes to a scratch file by itself rather than through a Python callback: a
+    # Ctrl-C or SIGTERM arriving inside such a callback would be swallowed by cffi with a
+    # traceback, instead of stopping the build cleanly.
+    with tempfile.TemporaryDirectory(prefix="pnp-") as scratch:
+        raw = Path(scratch) / "cairo.pdf"
+        first = pages[0].paper
+        surface = cairo.PDFSurface(str(raw), mm_to_pt(first.width_mm),
+                                   mm_to_pt(first.height_mm))
+        page_context = cairo.Context(surface)
+        shared = _shared_faces(pages)
+        for page in pages:
+            surface.set_size(mm_to_pt(page.paper.width_mm), mm_to_pt(page.paper.height_mm))
+            draw_svg(surface, page.furniture, 0, 0)
+            for placed in page.placements:
+                if placed.svg in shared:
+                    _paint(page_context, shared[placed.svg], placed.x_mm, placed.y_mm)
+                else:
+                    draw_svg(surface, placed.svg, placed.x_mm, placed.y_mm, clip=placed.clip,
+                             scale=placed.scale)
+            page_context.show_page()
+        surface.finish()
+        data = raw.read_bytes()
+    return _finish_document(_drop_repeated_xobjects(data), pages, info)
 
 
 def _shared_faces(pages: list[PagePlan]) -> dict[str, cairo.RecordingSurface]:
