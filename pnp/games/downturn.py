@@ -228,33 +228,17 @@ def _paint(colour: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Share:
-    """One Personal Share tile of a player colour; made from the Components counts."""
+class Piece:
+    """One coloured tile made from the Components counts: a Personal Share or a cube token."""
 
+    kind: str  # 'share' or 'cube token'
     colour: str
     number: int
     where: Where = located()
 
     @property
     def label(self) -> str:
-        return f"{self.colour} share {self.number}"
-
-    @property
-    def paint(self) -> dict[str, str]:
-        return _paint(self.colour)
-
-
-@dataclass(frozen=True)
-class CubeToken:
-    """A punch-out stand-in for one cube of the supply."""
-
-    colour: str
-    number: int
-    where: Where = located()
-
-    @property
-    def label(self) -> str:
-        return f"{self.colour} cube token {self.number}"
+        return f"{self.colour} {self.kind} {self.number}"
 
     @property
     def paint(self) -> dict[str, str]:
@@ -423,16 +407,16 @@ class DownturnEngine:
         ]
 
 
-def shares(components: Components) -> tuple[Share, ...]:
+def shares(components: Components) -> tuple[Piece, ...]:
     """Every player colour's Personal Shares, one colour after another."""
     where = Where(components.where.of("shares_per_colour"))
-    return tuple(Share(colour, n, where) for colour in components.player_colours
+    return tuple(Piece("share", colour, n, where) for colour in components.player_colours
                  for n in range(1, components.shares_per_colour + 1))
 
 
-def cube_tokens(cubes: CubeSupply) -> tuple[CubeToken, ...]:
+def cube_tokens(cubes: CubeSupply) -> tuple[Piece, ...]:
     """A token for every cube of the supply, in the order the rules list them."""
-    return tuple(CubeToken(colour, n, Where(cubes.where.of(colour)))
+    return tuple(Piece("cube token", colour, n, Where(cubes.where.of(colour)))
                  for colour in ("green", "yellow", "red", "blue", "black")
                  for n in range(1, getattr(cubes, colour) + 1))
 
