@@ -154,14 +154,7 @@ def build_game(checked: CheckedGame, decks: list[Deck | Board], paper: str, out_
             written.extend(build_board(checked, deck, paper, out_dir, staging))
             continue
         plans, layout = plan_pages(checked, deck, paper)
-        document = DocumentInfo(
-            title=f"{info.title}: {deck.title} ({paper_label(paper)})",
-            author=info.designer,
-            subject=f"{info.title} print-and-play, {deck.title.lower()}. "
-                    f"{info.licence.attribution}. {info.licence.url}",
-            keywords=f"print and play; {info.licence.name}",
-            duplex=layout.duplex,
-        )
+        document = document_info(info, deck.title, paper_label(paper), layout.duplex)
         destination = out_dir / checked.name / f"{deck.name}-{paper}.pdf"
         staging.write(destination, render_pdf(plans, document))
         written.append(destination)
@@ -171,16 +164,8 @@ def build_game(checked: CheckedGame, decks: list[Deck | Board], paper: str, out_
 def build_board(checked: CheckedGame, board: Board, paper: str, out_dir: Path,
                 staging: Staging) -> list[Path]:
     """Write the board whole on one page of its own size, and tiled over `paper`."""
-    info = checked.info
     svg = checked.board_faces[board.name].svg
     size = f"{board.size.width_mm:g} x {board.size.height_mm:g} mm"
-
-    def document(what: str) -> DocumentInfo:
-        return DocumentInfo(
-            title=f"{info.title}: {board.title} ({what})", author=info.designer,
-            subject=f"{info.title} print-and-play, {board.title.lower()}, {size}. "
-                    f"{info.licence.attribution}. {info.licence.url}",
-            keywords=f"print and play; {info.licence.name}", duplex="none")
 
     whole = Rect(0, 0, *board.size)
     large = [PagePlan(board.size, whole, blank_svg(board.size), (Placement(0, 0, svg),))]
@@ -191,7 +176,8 @@ def build_board(checked: CheckedGame, board: Board, paper: str, out_dir: Path,
             (f"{board.name}-{paper}.pdf", plan_tiles(checked, board, tiling, paper),
              f"tiled over {paper_label(paper)}")):
         destination = out_dir / checked.name / name
-        staging.write(destination, render_pdf(plans, document(what)))
+        document = document_info(checked.info, board.title, what, duplex="none")
+        staging.write(destination, render_pdf(plans, document))
         written.append(destination)
     return written
 
@@ -235,6 +221,18 @@ def blank_svg(size: Size) -> str:
     w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
             f'viewBox="0 0 {w} {h}"/>')
+
+
+def document_info(info: GameInfo, title: str, detail: str, duplex: str) -> DocumentInfo:
+    """A PDF's metadata: what it is, and the game's licence and attribution."""
+    return DocumentInfo(
+        title=f"{info.title}: {title} ({detail})",
+        author=info.designer,
+        subject=f"{info.title} print-and-play, {title.lower()}. "
+                f"{info.licence.attribution}. {info.licence.url}",
+        keywords=f"print and play; {info.licence.name}",
+        duplex=duplex,
+    )
 
 
 def paper_label(paper: str) -> str:
