@@ -135,12 +135,15 @@ def plan_pages(checked: CheckedGame, deck: Deck, paper: str, layout_name: str = 
     plans = []
     for page in pages:
         faces = fronts if page.side == "front" else backs
-        furniture = checked.renderer.render(
-            FURNITURE_TEMPLATE, None, page=page, deck=deck, layout=layout, sheets=sheets,
-            paper_name=paper).svg
-        placements = tuple(Placement(slot.rect.x_mm, slot.rect.y_mm, faces[slot.index].svg)
-                           for slot in page.slots)
-        plans.append(PagePlan(page.paper, page.trim, furniture, placements))
+        furniture = {part: checked.renderer.render(
+            FURNITURE_TEMPLATE, None, part=part, page=page, deck=deck, layout=layout,
+            sheets=sheets, paper_name=paper).svg for part in ("fixed", "page")}
+        # The fixed furniture repeats on every page of a side, so it is placed like a shared
+        # back and drawn once per document.
+        placements = (Placement(0, 0, furniture["fixed"]), *(
+            Placement(slot.rect.x_mm, slot.rect.y_mm, faces[slot.index].svg)
+            for slot in page.slots))
+        plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements))
     return plans, layout
 
 
