@@ -207,8 +207,13 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
         parts = [p for p in (exc.context, exc.problem) if p]
         problem = printable(": ".join(parts).replace("\n", " ")) or "invalid YAML"
         where = Location(shown, mark.line + 1, mark.column + 1) if mark else where
-        findings.error("yaml-syntax", where, f"YAML syntax error: {problem}",
-                       hint="fix the indentation or quoting near this line")
+        hint = "fix the indentation or quoting near this line"
+        opened = exc.context_mark
+        if opened is not None and mark is not None and opened.line != mark.line and exc.context:
+            # The parser notices too late: point back at what was left open.
+            what = exc.context.removeprefix("while parsing ").removeprefix("a ")
+            hint = f"check the {what} that starts at line {opened.line + 1}:{opened.column + 1}"
+        findings.error("yaml-syntax", where, f"YAML syntax error: {problem}", hint=hint)
         return Document(shown, None)
     except yaml.YAMLError as exc:
         message = printable(" ".join(str(exc).split()))

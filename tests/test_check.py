@@ -98,3 +98,12 @@ def test_json_output_lists_findings_with_their_locations(project, run):
 def test_check_writes_nothing(project, run):
     assert run("check").code == 0
     assert not (project / "output").exists()
+
+
+def test_unclosed_bracket_points_back_to_where_it_opened(project, run):
+    banks = project / "content/downturn/banks.yaml"
+    edit(banks, "  home_region: Midwest\n", "  home_region: [Midwest\n")
+    opened = line_of(banks, "[Midwest")
+    result = run("check")
+    assert result.code == 1
+    assert f"check the flow sequence that starts at line {opened}:16" in result.lines[0]
