@@ -19,7 +19,7 @@ def test_shipped_content_is_clean(project, run):
 def test_text_five_times_too_long_is_one_located_error(project, run):
     events = project / EVENTS
     effect = ("Active player (Leader during the Initial Draw) moves up to 5 permanent cubes "
-              "from any banks to one bank he owns; bank maximums are ignored.")
+              "from any owned banks to one bank they own; bank maximums are ignored.")
     edit(events, f'effect: "{effect}"', f'effect: "{" ".join([effect] * 5)}"')
     line = line_of(events, "Active player (Leader during the Initial Draw)")
     result = run("check")
