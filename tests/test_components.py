@@ -83,7 +83,7 @@ def test_every_component_sheet_is_listed(project, run):
     assert result.code == 0, result.err
     listed = {line.split()[0]: int(line.split()[1]) for line in result.out.splitlines()[1:]}
     assert listed["shares"] == 80
-    assert listed["cubes"] == 104
+    assert listed["cubes"] == 104 + 4  # the supply, and a score marker per player colour
     assert listed["markers"] == 8
     assert listed["aids"] == 5
 
@@ -135,11 +135,15 @@ def test_cube_tokens_match_the_supply_and_carry_a_letter_each(build, content):
         colours.update(tiles(front, 12.7).values())
         letters.update(ch["text"] for ch in front.chars
                        if ys[0] <= pt_to_mm(ch["top"]) <= ys[-1])
-    assert dict(colours) == {_hex(ICONS[c]): n for c, n in supply.items()}
+    players = content["components"]["player_colours"]
+    expected = Counter({_hex(ICONS[c]): n for c, n in supply.items()})
+    expected.update(_hex(ICONS[c]) for c in players)  # one score marker per player colour
+    assert dict(colours) == dict(expected)
     # The letter, not the colour, tells red from green on a greyscale print.
-    assert {k: letters[k] for k in "GYRBK"} == {
-        "G": supply["green"], "Y": supply["yellow"], "R": supply["red"],
-        "B": supply["blue"], "K": supply["black"]}
+    wanted = Counter({"G": supply["green"], "Y": supply["yellow"], "R": supply["red"],
+                      "B": supply["blue"], "K": supply["black"]})
+    wanted.update(c[0].upper() for c in players)  # R, Y, B, G: the colour's initial
+    assert {k: letters[k] for k in "GYRBK"} == dict(wanted)
 
 
 def _cell_texts(page, size: tuple[float, float]) -> list[str]:

@@ -400,7 +400,7 @@ class DownturnEngine:
                  CARD_SIZES["square-inch"], "share-front.svg.j2", "share-back.svg.j2"),
             Deck("markers", "Markers", markers(model.components, model.aids),
                  CARD_SIZES["square-1.25-inch"], "marker-front.svg.j2", "marker-back.svg.j2"),
-            Deck("cubes", "Cube tokens (optional)", cube_tokens(model.components.cubes),
+            Deck("cubes", "Cube tokens and score markers", cube_tokens(model.components),
                  CARD_SIZES["square-half-inch"], "cube-front.svg.j2", "cube-back.svg.j2"),
             Deck("aids", "Player aids", aid_cards(model.components, model.aids), poker,
                  "aid-front.svg.j2", "aid-back.svg.j2"),
@@ -414,11 +414,17 @@ def shares(components: Components) -> tuple[Piece, ...]:
                  for n in range(1, components.shares_per_colour + 1))
 
 
-def cube_tokens(cubes: CubeSupply) -> tuple[Piece, ...]:
-    """A token for every cube of the supply, in the order the rules list them."""
-    return tuple(Piece("cube token", colour, n, Where(cubes.where.of(colour)))
-                 for colour in ("green", "yellow", "red", "blue", "black")
-                 for n in range(1, getattr(cubes, colour) + 1))
+def cube_tokens(components: Components) -> tuple[Piece, ...]:
+    """A token for every cube of the supply, in the order the rules list them, then a score
+    marker per player colour: the rules give each player a small cube of their colour for the
+    Scoring Track, but the supply holds none in red, yellow or green."""
+    cubes = components.cubes
+    supply = tuple(Piece("cube token", colour, n, Where(cubes.where.of(colour)))
+                   for colour in ("green", "yellow", "red", "blue", "black")
+                   for n in range(1, getattr(cubes, colour) + 1))
+    where = Where(components.where.of("player_colours"))
+    return supply + tuple(Piece("score marker", colour, 1, where)
+                          for colour in components.player_colours)
 
 
 def markers(components: Components, aids: Aids) -> tuple[Marker, ...]:
