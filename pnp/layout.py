@@ -115,8 +115,9 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout) -> list
     trim = Rect(left, top, grid.width_mm, grid.height_mm)
     cells = [Rect(left + c * pitch_x, top + r * pitch_y, item.width_mm, item.height_mm)
              for r in range(rows) for c in range(cols)]
-    marks = tuple(crop_marks(cells, trim, layout))
-    margins = _margins(paper, trim, cells, layout)
+    cuts = cut_lines(cells)
+    marks = tuple(crop_marks(cuts, trim, layout))
+    margins = _margins(paper, trim, cuts, layout)
     per_page = cols * rows
     pages: list[Page] = []
     for sheet, start in enumerate(range(0, max(count, 1), per_page), start=1):
@@ -146,14 +147,21 @@ def flip_line(line: Line, paper: Size, duplex: str) -> Line:
     return Line(line.x1_mm, h - line.y1_mm, line.x2_mm, h - line.y2_mm)
 
 
-def crop_marks(cells: list[Rect], trim: Rect, layout: SheetLayout) -> list[Line]:
+def cut_lines(cells: list[Rect]) -> tuple[list[float], list[float]]:
+    """Where the cuts run: the distinct vertical (x) and horizontal (y) edges of the cells."""
+    xs = sorted({round(x, 6) for c in cells for x in (c.x_mm, c.right_mm)})
+    ys = sorted({round(y, 6) for c in cells for y in (c.y_mm, c.bottom_mm)})
+    return xs, ys
+
+
+def crop_marks(cuts: tuple[list[float], list[float]], trim: Rect,
+               layout: SheetLayout) -> list[Line]:
     """Marks on the extension of every cut line, in the margin only, never over a component.
 
     Each mark starts `mark_offset_mm` outside the grid and runs `mark_length_mm` outwards, so a
     slightly misaligned cut never leaves a visible mark on the card.
     """
-    xs = sorted({round(x, 6) for c in cells for x in (c.x_mm, c.right_mm)})
-    ys = sorted({round(y, 6) for c in cells for y in (c.y_mm, c.bottom_mm)})
+    xs, ys = cuts
     near, far = layout.mark_offset_mm, layout.mark_offset_mm + layout.mark_length_mm
     marks = []
     for x in xs:
@@ -165,7 +173,8 @@ def crop_marks(cells: list[Rect], trim: Rect, layout: SheetLayout) -> list[Line]
     return marks
 
 
-def _margins(paper: Size, trim: Rect, cells: list[Rect], layout: SheetLayout):
+def _margins(paper: Size, trim: Rect, cuts: tuple[list[float], list[float]],
+             layout: SheetLayout):
     """Free areas for the margin furniture: ruler, note, footer and credit line.
 
     Crop marks stand only on the cut lines, so the margin between two cut lines is free right up
@@ -173,8 +182,7 @@ def _margins(paper: Size, trim: Rect, cells: list[Rect], layout: SheetLayout):
     beyond the marks is used instead.
     """
     far = layout.mark_offset_mm + layout.mark_length_mm + 0.5
-    ys = sorted({round(y, 6) for c in cells for y in (c.y_mm, c.bottom_mm)})
-    xs = sorted({round(x, 6) for c in cells for x in (c.x_mm, c.right_mm)})
+    xs, ys = cuts
     gaps = [(a, b) for a, b in zip(ys, ys[1:]) if b - a >= RULER_MM + 4]
     left_w, right_w = trim.x_mm, paper.width_mm - trim.right_mm
     if gaps:
