@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pnp.cli import main
+from pnp.units import pt_to_mm
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -46,6 +47,25 @@ def run(capsys):
         return Result(code, captured.out, captured.err)
 
     return invoke
+
+
+MARK_MM = 5.0  # the length of a crop mark in the home layout
+
+
+def crop_marks(page) -> tuple[list[float], list[float], list]:
+    """Read a pdfplumber page's crop marks: the vertical and horizontal cut-line positions (mm)
+    they stand on, and the mark lines themselves (any line exactly a mark long)."""
+    xs, ys, marks = set(), set(), []
+    for line in page.lines:
+        width, height = abs(line["x1"] - line["x0"]), abs(line["bottom"] - line["top"])
+        if abs(pt_to_mm(max(width, height)) - MARK_MM) > 0.05:
+            continue
+        marks.append(line)
+        if width < 0.01:
+            xs.add(round(pt_to_mm(line["x0"]), 2))
+        else:
+            ys.add(round(pt_to_mm(line["top"]), 2))
+    return sorted(xs), sorted(ys), marks
 
 
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:

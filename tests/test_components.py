@@ -14,26 +14,13 @@ import pikepdf
 import pytest
 import yaml
 
+from conftest import crop_marks
 from pnp.units import PAPERS, pt_to_mm
 
-MARK_MM = 5.0
+
 ATTRIBUTION = "Downturn © 2009 Jack Neal · CC BY-NC 3.0 US"
 ICONS = {"red": "#c62828", "yellow": "#f9c800", "green": "#2e7d32", "blue": "#1565c0",
          "black": "#212121"}
-
-
-def crop_marks(page) -> tuple[list[float], list[float]]:
-    """Cut-line positions (mm) from the 5 mm crop marks on a page: verticals, horizontals."""
-    xs, ys = set(), set()
-    for line in page.lines:
-        width, height = abs(line["x1"] - line["x0"]), abs(line["bottom"] - line["top"])
-        if abs(pt_to_mm(max(width, height)) - MARK_MM) > 0.05:
-            continue
-        if width < 0.01:
-            xs.add(round(pt_to_mm(line["x0"]), 2))
-        else:
-            ys.add(round(pt_to_mm(line["top"]), 2))
-    return sorted(xs), sorted(ys)
 
 
 def _rgb(colour) -> tuple[int, int, int] | None:
@@ -99,14 +86,14 @@ def test_share_pages_are_a_grid_of_inch_tiles_in_player_colours_backed_alike(
         assert len(pdf.pages) % 2 == 0
         for front, back in zip(pdf.pages[::2], pdf.pages[1::2]):
             for page in (front, back):
-                xs, ys = crop_marks(page)
+                xs, ys, _ = crop_marks(page)
                 assert len(xs) >= 2 and len(ys) >= 2
                 for a, b in zip(xs, xs[1:]):
                     assert b - a == pytest.approx(25.4, abs=0.1)
                 for a, b in zip(ys, ys[1:]):
                     assert b - a == pytest.approx(25.4, abs=0.1)
             front_tiles, back_tiles = tiles(front, 25.4), tiles(back, 25.4)
-            xs, ys = crop_marks(front)
+            xs, ys, _ = crop_marks(front)
             assert front_tiles.keys() == {
                 (x, y) for x, y in front_tiles if x in xs and y in ys}, "tile off the cut grid"
             # Turned over on the long edge, every tile's back is the same colour as its front.
@@ -129,7 +116,7 @@ def test_cube_tokens_match_the_supply_and_carry_a_letter_each(build, content):
     letters: Counter = Counter()
     with pdfplumber.open(out / "cubes-letter.pdf") as pdf:
         front = pdf.pages[0]
-        xs, ys = crop_marks(front)
+        xs, ys, _ = crop_marks(front)
         for a, b in zip(xs, xs[1:]):
             assert b - a == pytest.approx(12.7, abs=0.1)
         colours.update(tiles(front, 12.7).values())
@@ -147,7 +134,7 @@ def test_cube_tokens_match_the_supply_and_carry_a_letter_each(build, content):
 
 
 def _cell_texts(page, size: tuple[float, float]) -> list[str]:
-    xs, ys = crop_marks(page)
+    xs, ys, _ = crop_marks(page)
     texts = []
     for top, bottom in zip(ys, ys[1:]):
         for left, right in zip(xs, xs[1:]):

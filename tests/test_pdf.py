@@ -10,11 +10,9 @@ import pdfplumber
 import pikepdf
 import pytest
 
-from conftest import REPO
+from conftest import REPO, crop_marks
 from pnp.cli import main
 from pnp.units import PAPERS, pt_to_mm
-
-MARK_MM = 5.0
 
 
 @pytest.fixture(scope="module")
@@ -24,21 +22,6 @@ def built(tmp_path_factory) -> dict[str, Path]:
         assert main(["build", "--root", str(REPO), "--game", "downturn",
                      "--sheets", "events,banks", "--paper", paper, "--out", str(out)]) == 0
     return {p.stem: p for p in (out / "downturn").glob("*.pdf")}
-
-
-def crop_marks(page) -> tuple[list[float], list[float], list]:
-    """Cut-line positions (mm) from the 5 mm marks found on a pdfplumber page."""
-    xs, ys, marks = set(), set(), []
-    for line in page.lines:
-        length = pt_to_mm(max(abs(line["x1"] - line["x0"]), abs(line["bottom"] - line["top"])))
-        if abs(length - MARK_MM) > 0.05:
-            continue
-        marks.append(line)
-        if abs(line["x1"] - line["x0"]) < 0.01:
-            xs.add(round(pt_to_mm(line["x0"]), 2))
-        else:
-            ys.add(round(pt_to_mm(line["top"]), 2))
-    return sorted(xs), sorted(ys), marks
 
 
 @pytest.mark.parametrize("name", ["events-letter", "events-a4", "banks-letter", "banks-a4"])
