@@ -15,7 +15,7 @@ from .content import load_document
 from .declarative import RULES_FILE, run_declared_rules
 from .findings import Findings, Location, display_path
 from .games import Board, Deck, Engine, GameInfo, engines
-from .layout import Page, Rect, builtin_layouts, impose
+from .layout import Rect, builtin_layouts, impose
 from .output import Staging
 from .pdf import DocumentInfo, PagePlan, Placement, render_pdf
 from .render import Face, Renderer
@@ -251,4 +251,4 @@ def unknown_game(project: Project, name: str) -> Findings:
     return findings
 
 
-__all__ = ["Project", "CheckedGame", "check_game", "build_game", "select_sheets", "Page"]
+__all__ = ["Project", "CheckedGame", "check_game", "build_game", "select_sheets"]
