@@ -103,7 +103,7 @@ def test_six_two_sided_reference_cards_pairs_behind_losses(downsize, paper):
     fronts, backs = sheet.fronts, sheet.backs
     assert len(fronts) == len(backs) == 6
     assert all(card.has("SIDE 1 OF 2") and card.has("Corporate + Investment") for card in fronts)
-    assert all(card.has("SIDE 2 OF 2") and card.has("leftover") for card in backs)
+    assert all(card.has("SIDE 2 OF 2") and card.has("left over") for card in backs)
     for page_fronts, page_backs in zip(sheet.pages[0::2], sheet.pages[1::2]):
         bands = [band for back in page_backs for band in back.rects_of(52, 10)]
         for front in page_fronts:
