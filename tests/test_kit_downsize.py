@@ -52,7 +52,7 @@ def test_sixty_six_employees_and_a_removable_trump_card(letter):
     standard = Counter(d for card in fronts for d in DEPARTMENTS if card.has(f"STANDARD · {d}"))
     assert sum(standard.values()) == 48 and set(standard) == set(DEPARTMENTS)
     assert all(card.has("FIRE IN A PAIR WITH") for card in fronts if card.has("STANDARD ·"))
-    specialists = [card for card in fronts if card.has("FIRE ALONE FOR:")]
+    specialists = [card for card in fronts if card.has("FIRE ALONE")]
     assert len(specialists) == 66 - 48 + 1
     removable = [card for card in fronts if card.has("REMOVABLE")]
     assert len(removable) == 1 and removable[0].has("Trump Card")
