@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pdfplumber
+import pikepdf
 
 from conftest import crop_marks
 from pnp.units import mm_to_pt, pt_to_mm
@@ -28,7 +29,9 @@ class Card:
     rects: list[dict] = field(repr=False)
 
     def has(self, phrase: str) -> bool:
-        return phrase in " ".join(self.text.split())
+        """Whether the card reads `phrase`, ignoring spacing (cairo places glyphs one by one, so
+        letter-spaced headings come back as 'W O R K' and tight words as 'twowords')."""
+        return "".join(phrase.split()) in "".join(self.text.split())
 
     def words_in(self, box_mm) -> list[dict]:
         x0, top, x1, bottom = box_mm
@@ -69,18 +72,27 @@ def read_sheet(path: Path) -> Sheet:
         width = pt_to_mm(pdf.pages[0].width)
         for number, page in enumerate(pdf.pages):
             xs, ys, _ = crop_marks(page)
+            words = page.extract_words(x_tolerance=1, extra_attrs=["size"])
+            rects = page.rects
             cards = []
             for top, bottom in zip(ys, ys[1:]):
                 for x0, x1 in zip(xs, xs[1:]):
-                    bbox = (mm_to_pt(x0), mm_to_pt(top), mm_to_pt(x1), mm_to_pt(bottom))
-                    cell = page.crop(bbox, strict=False)
-                    text = cell.extract_text() or ""
-                    if not text.strip():
+                    box = (mm_to_pt(x0), mm_to_pt(top), mm_to_pt(x1), mm_to_pt(bottom))
+                    inside = [w for w in words if _within(w, box)]
+                    if not inside:
                         continue
-                    cards.append(Card(number, (x0, top, x1, bottom), text,
-                                      cell.extract_words(extra_attrs=["size"]), cell.rects))
+                    inside.sort(key=lambda w: (round(w["top"]), w["x0"]))
+                    cards.append(Card(number, (x0, top, x1, bottom),
+                                      " ".join(w["text"] for w in inside), inside,
+                                      [r for r in rects if _within(r, box)]))
             pages.append(cards)
     return Sheet(width, pages)
+
+
+def _within(obj: dict, box_pt) -> bool:
+    x0, top, x1, bottom = box_pt
+    return (x0 - 0.01 <= obj["x0"] and obj["x1"] <= x1 + 0.01
+            and top - 0.01 <= obj["top"] and obj["bottom"] <= bottom + 0.01)
 
 
 def mirrored(box_mm, width_mm: float) -> tuple[float, float, float, float]:
@@ -91,6 +103,25 @@ def mirrored(box_mm, width_mm: float) -> tuple[float, float, float, float]:
 
 def close(a, b, tol_mm: float = 0.1) -> bool:
     return all(abs(p - q) <= tol_mm for p, q in zip(a, b))
+
+
+def images(path: Path) -> int:
+    """How many raster images the PDF's pages draw, nested forms included (a vector card sheet
+    draws none)."""
+    def count(resources, seen) -> int:
+        found = 0
+        for xobject in resources.get("/XObject", {}).values():
+            if xobject.objgen in seen:
+                continue
+            seen.add(xobject.objgen)
+            if xobject.get("/Subtype") == "/Image":
+                found += 1
+            elif "/Resources" in xobject:
+                found += count(xobject.Resources, seen)
+        return found
+
+    with pikepdf.open(path) as pdf:
+        return sum(count(page.obj.get("/Resources", {}), set()) for page in pdf.pages)
 
 
 def amounts(words: list[dict], pattern: str = r"(\d+)M") -> list[int]:
