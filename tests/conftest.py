@@ -25,16 +25,41 @@ class Result:
         return [line for line in self.err.splitlines() if line.strip()]
 
 
+def copy_project(root: Path, games: tuple[str, ...] = ("downturn",)) -> Path:
+    """Copy the shared templates and these games' content and templates under `root`.
+
+    Most tests are about one game; copying (and so checking and building) only that game keeps
+    them fast now that the project ships several.
+    """
+    shutil.copytree(REPO / "templates" / "common", root / "templates" / "common")
+    for game in games:
+        shutil.copytree(REPO / "content" / game, root / "content" / game)
+        if (REPO / "templates" / game).is_dir():
+            shutil.copytree(REPO / "templates" / game, root / "templates" / game)
+    return root
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
-    """A copy of the shipped content and templates in a temporary folder, which is the cwd.
+    """A copy of Downturn's content and templates in a temporary folder, which is the cwd.
 
     Findings then print paths such as content/downturn/events.yaml, as for a user.
     """
-    for folder in ("content", "templates"):
-        shutil.copytree(REPO / folder, tmp_path / folder)
+    copy_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture
+def make_project(tmp_path, monkeypatch):
+    """`make_project("crunch")`: like `project`, with the named games instead of Downturn."""
+
+    def make(*games: str) -> Path:
+        copy_project(tmp_path, games)
+        monkeypatch.chdir(tmp_path)
+        return tmp_path
+
+    return make
 
 
 @pytest.fixture

@@ -109,7 +109,9 @@ def test_thirty_four_events_with_crunches_and_interest_for_every_risk(letter):
 def test_a_two_sided_player_aid_for_each_of_four_players(letter):
     aids = letter["aids"]
     assert len(aids.fronts) == 4 and all(card.has("PLAYER AID") for card in aids.fronts)
-    assert all(card.has("AT ANY TIME") and card.has("3M per Trust card") for card in aids.backs)
+    assert len(aids.backs) == 4
+    for card in aids.backs:
+        assert card.has("AT ANY TIME") and card.has("3M per Trust card"), card.text
 
 
 def trust_names() -> dict[str, int]:

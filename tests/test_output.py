@@ -24,6 +24,8 @@ import pnp.pipeline
 from pnp.cli import main
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
 
+from conftest import copy_project
+
 REPO = Path(__file__).resolve().parent.parent
 SHEETS = ("--sheets", "events,banks")
 OUT = Path("output/downturn")
@@ -70,9 +72,7 @@ def _retitle(project: Path) -> None:
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory) -> Path:
     """A project with a good earlier build, its content since changed; built once per module."""
-    root = tmp_path_factory.mktemp("baseline")
-    for folder in ("content", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
+    root = copy_project(tmp_path_factory.mktemp("baseline"))
     assert main(["build", "--root", str(root), *SHEETS]) == 0
     _retitle(root)
     return root
