@@ -105,23 +105,39 @@ def close(a, b, tol_mm: float = 0.1) -> bool:
     return all(abs(p - q) <= tol_mm for p, q in zip(a, b))
 
 
-def images(path: Path) -> int:
-    """How many raster images the PDF's pages draw, nested forms included (a vector card sheet
-    draws none)."""
-    def count(resources, seen) -> int:
-        found = 0
+def _walk_resources(pdf, visit) -> None:
+    """Call visit(kind, object) for every font and XObject a page uses, nested forms included."""
+    def walk(resources, seen) -> None:
+        for font in resources.get("/Font", {}).values():
+            visit("font", font)
         for xobject in resources.get("/XObject", {}).values():
             if xobject.objgen in seen:
                 continue
             seen.add(xobject.objgen)
-            if xobject.get("/Subtype") == "/Image":
-                found += 1
-            elif "/Resources" in xobject:
-                found += count(xobject.Resources, seen)
-        return found
+            visit("xobject", xobject)
+            if "/Resources" in xobject:
+                walk(xobject.Resources, seen)
 
+    for page in pdf.pages:
+        walk(page.obj.get("/Resources", {}), set())
+
+
+def images(path: Path) -> int:
+    """How many raster images the PDF's pages draw (a vector card sheet draws none)."""
+    found = []
     with pikepdf.open(path) as pdf:
-        return sum(count(page.obj.get("/Resources", {}), set()) for page in pdf.pages)
+        _walk_resources(pdf, lambda kind, obj: found.append(obj) if kind == "xobject"
+                        and obj.get("/Subtype") == "/Image" else None)
+    return len(found)
+
+
+def font_names(path: Path) -> set[str]:
+    """The base names of the fonts the PDF embeds, without the subset prefix (ABCDEF+)."""
+    names = set()
+    with pikepdf.open(path) as pdf:
+        _walk_resources(pdf, lambda kind, obj: names.add(str(obj.get("/BaseFont", "")).lstrip(
+            "/").split("+")[-1]) if kind == "font" else None)
+    return names
 
 
 def amounts(words: list[dict], pattern: str = r"(\d+)M") -> list[int]:

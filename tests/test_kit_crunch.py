@@ -16,7 +16,7 @@ import pytest
 
 from conftest import REPO
 from pnp.cli import main
-from readback import images, amounts, close, mirrored, read_sheet
+from readback import font_names, images, amounts, close, mirrored, read_sheet
 
 SHEETS = ("workforce", "assets", "trust", "events", "aids")
 
@@ -42,6 +42,12 @@ def test_every_sheet_is_written_on_letter_and_a4(crunch):
 def test_every_sheet_is_vector_only(crunch):
     """Cards are drawn, never rasterised: a raster page would print soft and weigh megabytes."""
     assert {name: images(path) for name, path in crunch.items()} == {name: 0 for name in crunch}
+
+
+def test_every_sheet_embeds_only_the_bundled_fonts(crunch):
+    for path in crunch.values():
+        names = font_names(path)
+        assert names and all(n.startswith(("RobotoCondensed", "NotoSerif")) for n in names), names
 
 
 def test_every_fronts_page_has_a_backs_page_with_a_back_for_each_card(letter):

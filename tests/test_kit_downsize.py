@@ -15,7 +15,7 @@ import pytest
 
 from conftest import REPO
 from pnp.cli import main
-from readback import images, close, mirrored, read_sheet
+from readback import font_names, images, close, mirrored, read_sheet
 
 SHEETS = ("employees", "returns", "reference", "market")
 DEPARTMENTS = ("CORPORATE", "INVESTMENT", "LEGAL", "HR")
@@ -42,6 +42,12 @@ def test_every_sheet_is_written_on_letter_and_a4(downsize):
 def test_every_sheet_is_vector_only(downsize):
     """Cards are drawn, never rasterised: a raster page would print soft and weigh megabytes."""
     assert {name: images(path) for name, path in downsize.items()} == {name: 0 for name in downsize}
+
+
+def test_every_sheet_embeds_only_the_bundled_fonts(downsize):
+    for path in downsize.values():
+        names = font_names(path)
+        assert names and all(n.startswith(("RobotoCondensed", "NotoSerif")) for n in names), names
 
 
 def test_every_fronts_page_has_a_backs_page_with_a_back_for_each_card(letter):
