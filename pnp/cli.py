@@ -58,6 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                       help="lay out and draw the sheets for this paper (default: letter)")
     check.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (default) or json for editors and CI")
 
@@ -143,7 +145,7 @@ def cmd_check(args) -> int:
     names, findings = _games(project, args)
     started = time.perf_counter()
     for name in names:
-        findings.extend(check_game(project, name).findings)
+        findings.extend(check_game(project, name, args.paper).findings)
     elapsed = time.perf_counter() - started
     if args.format == "json":
         report = {
@@ -167,7 +169,7 @@ def cmd_build(args) -> int:
         s.strip() for s in args.sheets.split(",") if s.strip()]
     checked_games = []
     for name in names:
-        checked = check_game(project, name)
+        checked = check_game(project, name, args.paper)
         findings.extend(checked.findings)
         checked_games.append(checked)
     _print_findings(findings)
@@ -181,7 +183,7 @@ def cmd_build(args) -> int:
         unknown &= set(missing)
         plan.append((checked, decks))
     if unknown:
-        known = sorted({d.name for c in checked_games for d in (*c.decks, *c.boards)})
+        known = sorted({sheet.name for c in checked_games for sheet in c.sheets})
         raise UsageError(f"no sheet named {', '.join(sorted(unknown))}; "
                          f"sheets: {', '.join(known)} or all")
     out_dir = args.out or project.root / "output"
@@ -190,7 +192,7 @@ def cmd_build(args) -> int:
     started = time.perf_counter()
     with staged_output() as staging:
         written = [path for checked, decks in plan
-                   for path in build_game(checked, decks, args.paper, out_dir, staging)]
+                   for path in build_game(checked, decks, out_dir, staging)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
     elapsed = time.perf_counter() - started
@@ -240,15 +242,10 @@ def cmd_list(args) -> int:
         checked = check_game(project, name)
         title = checked.info.title if checked.info else name
         print(f"{name}: {title}")
-        if not checked.decks:
+        if not checked.sheets:
             print("  (sheets unavailable until 'pnp check' is clean)")
-        for deck in checked.decks:
-            size = f"{deck.size.width_mm:g} x {deck.size.height_mm:g} mm"
-            print(f"  {deck.name:<12} {len(deck.items):>3} x {deck.title} ({size})")
-        for board in checked.boards:
-            size = f"{board.size.width_mm:g} x {board.size.height_mm:g} mm"
-            print(f"  {board.name:<12}   1 x {board.title} ({size}; whole, or tiled over "
-                  "the paper)")
+        for sheet in checked.sheets:
+            print(f"  {sheet.name:<12} {sheet.describe()}")
     _print_findings(findings)
     return EXIT_ERRORS if findings.errors else EXIT_OK
 

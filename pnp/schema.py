@@ -44,6 +44,13 @@ _COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
 
 # A colour that may reach an SVG attribute: `#rgb` or `#rrggbb`, nothing else.
 Colour = NewType("Colour", str)
+# A path to art inside the game folder; its file is checked by the model stage (`pnp.assets`).
+Image = NewType("Image", str)
+
+
+class RawNode:
+    """A schema type that keeps the YAML node as it is, for a part (a manifest's field
+    declarations) that its own reader structures, with locations, after validation."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,10 @@ class Validator:
             return self._dataclass(node, hint, path)
         if hint is Colour:
             return self._colour(node, path)
+        if hint is RawNode:
+            return node
+        if hint is Image:
+            return self._image(node, path)
         if hint in (str, int, float, bool):
             return self._scalar(node, hint, path)
         raise TypeError(f"schema type {hint!r} is not supported")  # a bug in a model, not content
@@ -170,6 +181,15 @@ class Validator:
                               hint="write '#' and six hex digits, quoted (YAML reads # as a "
                                    "comment)")
         return Colour(node.value.lower())
+
+    def _image(self, node: Node, path: str) -> Any:
+        text = self._scalar(node, str, path)
+        if text is INVALID:
+            return INVALID
+        if not text.strip():
+            return self.error("schema-missing", node, path, "has no value; expected the path "
+                              "of a PNG, JPEG or SVG file in the game folder")
+        return Image(text)
 
     def _in_range(self, node: Node, value: float, path: str) -> Any:
         low, high = self._bounds

@@ -84,9 +84,10 @@ CASES = [
     Case("game--null-title.yaml", "1:7", "title: has no value"),
     Case("events--missing-effect.yaml", "1:3", "missing required key 'effect'"),
     Case("events--bad-timing.yaml", "3:11", "'noww' is not one of: now, rest-of-turn"),
-    Case("game--unknown-key.yaml", "3:1", "unknown key 'desigenr'; did you mean 'designer'?",
+    Case("game--unknown-key.yaml", "6:1", "unknown key 'desigenr'; did you mean 'designer'?",
          ("--strict",)),
-    Case("game--unknown-engine.yaml", "4:9", "no engine named 'upturn'"),
+    Case("game--unknown-plugin.yaml", "14:9",
+         "no installed package provides the rules plug-in 'upturn'"),
 ]
 
 
