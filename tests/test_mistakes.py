@@ -11,6 +11,9 @@ A mistake file is YAML:
     rule: bank-max-shares                  # the one rule id the check must report
     line: "max_shares: 1"                  # the last line holding this text, or a line number
                                            # (0: the finding is about the whole file)
+
+A mistake in a game's content folder is checked with `--game` that game only (the other games'
+content is untouched, so it cannot add findings); any other file is checked over every game.
 """
 
 from __future__ import annotations
@@ -42,6 +45,12 @@ def apply_mistake(project: Path, case: dict) -> Path:
     return target
 
 
+def games_checked(case: dict) -> list[str]:
+    """`--game NAME` for a mistake inside content/NAME/, nothing (every game) otherwise."""
+    parts = Path(case["file"]).parts
+    return ["--game", parts[1]] if len(parts) > 2 and parts[0] == "content" else []
+
+
 def expected_line(target: Path, line) -> int:
     if isinstance(line, int):
         return line
@@ -63,7 +72,7 @@ def test_mistake_yields_exactly_its_rule_at_its_line(path, project, run):
     case = yaml.safe_load(path.read_text(encoding="utf-8"))
     target = apply_mistake(project, case)
     line = expected_line(target, case["line"])
-    result = run("check", "--format", "json", "--strict")
+    result = run("check", "--format", "json", "--strict", *games_checked(case))
     report = json.loads(result.out)
     jsonschema.validate(report, SCHEMA)
     findings = report["findings"]
