@@ -64,6 +64,12 @@ def words(pdf, min_mm: float = 0.0, pages=None) -> list[str]:
             for w in page.extract_words(extra_attrs=["size"]) if pt_to_mm(w["size"]) >= min_mm]
 
 
+
+def test_check_is_clean_even_strict(out, capsys):
+    root = out.parent.parent
+    assert main(["check", "--root", str(root), "--game", "banking", "--strict"]) == 0
+    assert "0 errors, 0 warnings" in capsys.readouterr().err
+
 def test_the_deck_is_52_cards_and_2_jokers_with_the_games_values(out):
     with pdfplumber.open(out / "cards-letter.pdf") as pdf:
         fronts = [page for page in pdf.pages if side(page) == "fronts"]

@@ -62,6 +62,12 @@ def big_words(page, min_mm: float) -> list[str]:
             if pt_to_mm(w["size"]) >= min_mm]
 
 
+
+def test_check_is_clean_even_strict(out, capsys):
+    root = out.parent.parent
+    assert main(["check", "--root", str(root), "--game", "boomtown", "--strict"]) == 0
+    assert "0 errors, 0 warnings" in capsys.readouterr().err
+
 # ---- the board --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("paper", PAPER_NAMES)
