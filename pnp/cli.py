@@ -16,6 +16,7 @@ from pathlib import Path
 from . import __version__
 from .errors import OutsideError, outside_error
 from .findings import Findings, cap_words, display_path
+from .fonts import require_fonts
 from .output import commit_count, remove_stale_staging, staged_output
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     commits = commit_count()
     try:
+        require_fonts()
         return COMMANDS[args.command](args)
     except UsageError as exc:
         print(f"pnp: error: {cap_words(str(exc))}", file=sys.stderr)

@@ -34,7 +34,7 @@ class Location:
 NOWHERE = Location("<unknown>")
 
 MAX_WORD = 120  # characters of one word (no spaces) shown in a message; longer ones are cut
-_LONG_WORD = re.compile(r"\S{%d,}" % (MAX_WORD + 1))
+_LONG_WORD = re.compile(r"[^\s'\"`,;:()\[\]{}<>]{%d,}" % (MAX_WORD + 1))
 
 
 def cap_words(text: str) -> str:
