@@ -217,7 +217,7 @@ def _read_no_follow(path: Path) -> bytes:
         return handle.read(MAX_ASSET_BYTES + 1)
 
 
-# -- drawing SVG in a bounded child process ---------------------------------------------------------
+# -- drawing SVG in a bounded child process --------------------------------------------------------
 
 _WORKER = r'''
 import resource, sys

@@ -136,7 +136,10 @@ def _outside_line(exc: BaseException) -> str:
         return exc.line
     if isinstance(exc, MemoryError):
         return "pnp: error: out of memory; close other programs, or build fewer sheets at once"
-    return outside_error(exc).line
+    try:
+        return outside_error(exc).line
+    except Exception:  # describing it must not fail in turn
+        return cap_words(f"pnp: error: {exc}")
 
 
 def _games(project: Project, args) -> tuple[list[str], Findings]:

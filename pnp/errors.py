@@ -58,40 +58,49 @@ def free_space(folder: Path) -> int | None:
 def _blocking_file(path: Path) -> Path | None:
     """The nearest ancestor of `path` (or `path` itself) that exists but is not a folder."""
     for candidate in (path, *path.parents):
-        if candidate.is_symlink() and not candidate.exists():
-            return candidate  # a dangling link cannot be made into a folder either
-        if candidate.exists():
-            return None if candidate.is_dir() else candidate
+        try:
+            if candidate.is_symlink() and not candidate.exists():
+                return candidate  # a dangling link cannot be made into a folder either
+            if candidate.exists():
+                return None if candidate.is_dir() else candidate
+        except OSError:  # a folder that cannot be looked into: not a file in the way
+            return None
     return None
 
 
 def describe_os_error(exc: OSError, path: os.PathLike | str | None = None,
-                      doing: str = "use it") -> tuple[Path | None, str, str]:
-    """(the path at fault, what went wrong, what to do) for an OSError met while `doing`."""
+                      doing: str = "read it", writing: bool = False
+                      ) -> tuple[Path | None, str, str]:
+    """(the path at fault, what went wrong, what to do) for an OSError met while `doing`.
+
+    `writing` says the path is where output goes, so another folder (--out) is a way out.
+    """
     where = Path(path) if path is not None else (
         Path(os.fsdecode(exc.filename)) if exc.filename is not None else None)
     code = exc.errno
     reason = exc.strerror or str(exc) or type(exc).__name__
+    elsewhere = ", or choose another folder with --out" if writing else ""
     if code in (errno.ENOSPC, errno.EDQUOT):
         what = "the disk is full" if code == errno.ENOSPC else "the disk quota is used up"
-        return where, f"cannot {doing}: {what}", "free some space, or choose another folder with --out"
+        return where, f"cannot {doing}: {what}", f"free some space{elsewhere}"
     if code in (errno.ENOTDIR, errno.EEXIST) and where is not None:
         blocking = _blocking_file(where)
         if blocking is not None:
             return (blocking, f"is a file, but pnp needs a folder here to {doing}",
-                    "move the file away, or choose another folder with --out")
+                    f"move the file away{elsewhere}")
     if code == errno.EISDIR:
         return (where, f"is a folder where pnp must {doing}",
                 "move the folder away or rename it; nothing was replaced")
     if code in (errno.EACCES, errno.EPERM):
-        return (where, f"permission denied: cannot {doing}",
-                "check that you may write there, or choose another folder with --out")
+        may = "write there" if writing else "read it"
+        return where, f"permission denied: cannot {doing}", f"check that you may {may}{elsewhere}"
     if code == errno.EROFS:
         return (where, f"cannot {doing}: the file system is read-only",
-                "choose another folder with --out")
+                "choose another folder with --out" if writing else "copy the files elsewhere")
     if code == errno.ENOENT:
-        return (where, f"cannot {doing}: no such file or folder (or it cannot be created there)",
-                "check the path, or choose another folder with --out")
+        return (where, f"cannot {doing}: no such file or folder"
+                + (" (or it cannot be created there)" if writing else ""),
+                f"check the path{elsewhere}")
     if code == errno.ENAMETOOLONG:
         return where, f"cannot {doing}: the name is too long", "choose a shorter path"
     if code == errno.ELOOP:
@@ -100,14 +109,14 @@ def describe_os_error(exc: OSError, path: os.PathLike | str | None = None,
         return where, f"cannot {doing}: too many open files", "close some programs and retry"
     if code == errno.EIO:
         return (where, f"cannot {doing}: input/output error",
-                "the disk or drive may be failing or was removed; retry or use another folder")
-    return where, f"cannot {doing}: {reason}", "check the path and retry"
+                f"the disk or drive may be failing or was removed; retry{elsewhere}")
+    return where, f"cannot {doing}: {reason}", f"check the path and retry{elsewhere}"
 
 
 def outside_error(exc: OSError, path: os.PathLike | str | None = None,
-                  doing: str = "use it") -> OutsideError:
+                  doing: str = "read it", writing: bool = False) -> OutsideError:
     """The OutsideError for an OSError met while `doing` something to `path`."""
-    where, what, hint = describe_os_error(exc, path, doing)
+    where, what, hint = describe_os_error(exc, path, doing, writing)
     prefix = f"{shown(where)}: error:" if where is not None else "pnp: error:"
     return OutsideError(f"{prefix} {what}; {hint}")
 

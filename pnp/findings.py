@@ -135,5 +135,5 @@ def display_path(path: Path, root: Path) -> str:
     """The path as the user should read it: relative to the project root when inside it."""
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside the root, or a path that cannot be read
         return path.as_posix()

@@ -65,7 +65,8 @@ class Staging:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise outside_error(exc, folder, "create the output folder") from exc
+            raise outside_error(exc, folder, "create the output folder",
+                                writing=True) from exc
         _check_destination(destination)  # fail before the work of the rest of the build
         self.folders.add(folder)  # before the file exists: discard() will look here
         needed = self.staged_bytes + len(data)
@@ -88,7 +89,7 @@ class Staging:
     def _failure(exc: OSError, folder: Path, doing: str, needed: int) -> OutsideError:
         if is_disk_full(exc):
             return disk_full(exc, folder, needed)
-        return outside_error(exc, folder, doing)
+        return outside_error(exc, folder, doing, writing=True)
 
     def commit(self) -> list[Path]:
         """Rename every staged file into place, with Ctrl-C and SIGTERM held until all are.
@@ -108,8 +109,8 @@ class Staging:
                     try:
                         os.replace(temporary, destination)
                     except OSError as exc:
-                        raise outside_error(exc, destination,
-                                            f"replace {destination.name}") from exc
+                        raise outside_error(exc, destination, f"replace {destination.name}",
+                                            writing=True) from exc
                     replaced.append(destination)
             except BaseException:
                 _put_back(replaced, kept)
@@ -162,7 +163,8 @@ def _check_destination(destination: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise outside_error(exc, destination, f"write {destination.name}") from exc
+        raise outside_error(exc, destination, f"write {destination.name}",
+                            writing=True) from exc
     if stat.S_ISDIR(info.st_mode):
         raise OutsideError(f"{shown(destination)}: error: a folder stands where this file must "
                            "be written; move it away or rename it (nothing was replaced)")

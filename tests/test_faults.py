@@ -43,7 +43,7 @@ EARLIER = {"events-letter.pdf", "banks-letter.pdf"}
 ROOT = os.geteuid() == 0
 
 
-# -- a project with an earlier good build -----------------------------------------------------------
+# -- a project with an earlier good build ----------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory) -> Path:
@@ -97,7 +97,7 @@ def assert_untouched(project: Path, built: dict[str, bytes]) -> None:
     assert leftovers(project) == []
 
 
-# -- the file system ----------------------------------------------------------------------------------
+# -- the file system -------------------------------------------------------------------------------
 
 def test_out_naming_a_regular_file_is_one_line(project, run):
     (project / "a-file").write_text("not a folder")
@@ -294,7 +294,7 @@ def test_a_real_bug_is_still_an_internal_error(project, run, monkeypatch):
                             "again with --debug for details and report it)"]
 
 
-# -- the command line -------------------------------------------------------------------------------
+# -- the command line ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-3", "1e9"])
 def test_a_dpi_that_is_not_a_sane_number_is_a_usage_error(project, run, value):
@@ -380,7 +380,7 @@ def test_the_console_script_starts_in_the_small_wrapper():
     assert top_level == ["import os", "import sys"]  # nothing slow before the handler
 
 
-# -- YAML mistakes located where they open ------------------------------------------------------------
+# -- YAML mistakes located where they open ---------------------------------------------------------
 
 YAML_CASES = [  # (file under tests/data/faults/, line:col where it opens, message fragment)
     ("game--quote-closed-lines-later.yaml", "1:8",
@@ -410,7 +410,7 @@ def test_an_unclosed_quote_or_bracket_is_reported_where_it_opens(project, run, n
     assert fragment in findings[0]
 
 
-# -- hostile art ------------------------------------------------------------------------------------
+# -- hostile art -----------------------------------------------------------------------------------
 
 def png_header(width: int, height: int) -> bytes:
     """A PNG that claims `width` x `height` pixels: a header and an empty image, 57 bytes."""
@@ -627,3 +627,15 @@ def test_a_template_mistake_is_a_check_finding_naming_the_template(project, run,
     assert result.code == 1
     assert result.lines[0].startswith(f"{template}:"), result.err
     assert "internal error" not in run("build", *SHEETS).err
+
+
+# -- every printed character ------------------------------------------------------------------------
+
+def test_missing_glyphs_names_what_a_font_cannot_print():
+    from pnp.fonts import FACES, describe_glyphs, missing_glyphs
+
+    assert missing_glyphs("Downturn \U0001F600 © 2009 · Jack Neal", "title") == ["\U0001F600"]
+    for role in FACES:
+        assert missing_glyphs("Credit Swap: Stability -1.", role) == []
+        assert missing_glyphs("漢字 ☃", role) == sorted("漢字☃")
+    assert describe_glyphs(["\U0001F600"]) == "'\U0001F600' (U+1F600)"
