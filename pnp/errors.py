@@ -124,7 +124,7 @@ def outside_error(exc: OSError, path: os.PathLike | str | None = None,
 def disk_full(exc: OSError, folder: Path, needed_bytes: int) -> OutsideError:
     """The disk filled while writing into `folder`; the build needs at least `needed_bytes`."""
     free = free_space(folder)
-    left = f", {human_bytes(free)} is free" if free is not None else ""
+    left = f" and {human_bytes(free)} is free" if free is not None else ""
     kind = "the disk is full" if exc.errno == errno.ENOSPC else "the disk quota is used up"
     return OutsideError(
         f"{shown(folder)}: error: {kind}; this build needs at least {human_bytes(needed_bytes)} "

@@ -85,9 +85,9 @@ class Staging:
             raise self._failure(exc, folder, f"write {destination.name}", needed) from exc
         self.staged_bytes = needed
 
-    @staticmethod
-    def _failure(exc: OSError, folder: Path, doing: str, needed: int) -> OutsideError:
+    def _failure(self, exc: OSError, folder: Path, doing: str, needed: int) -> OutsideError:
         if is_disk_full(exc):
+            self.discard()  # the build stops here: free its files first, then measure what is free
             return disk_full(exc, folder, needed)
         return outside_error(exc, folder, doing, writing=True)
 
