@@ -179,7 +179,7 @@ def _put_back(replaced: list[Path], kept: dict[Path, Path]) -> None:
             else:
                 destination.unlink(missing_ok=True)
         except OSError:
-            pass  # its earlier file stays under its kept name, which the message cannot help
+            pass  # the earlier file then stays under its kept name, for the user to rename
     for old in kept.values():  # files whose replacement never happened: still in place
         old.unlink(missing_ok=True)
 
