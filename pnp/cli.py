@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             print("pnp: interrupted; no output was changed", file=sys.stderr)
         return 130
     except (OutsideError, OSError, MemoryError) as exc:  # the world outside: disk, fonts, memory
-        if args.debug:
+        if args.debug or isinstance(exc, BrokenPipeError):  # a closed pipe: pnp.entry ends quietly
             raise
         print(_outside_line(exc), file=sys.stderr)
         return EXIT_ERRORS

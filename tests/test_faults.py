@@ -124,6 +124,28 @@ def test_an_output_folder_without_write_permission_is_one_line(project, run, bui
     assert_untouched(project, built)
 
 
+@pytest.mark.parametrize("code, fragment", [
+    (errno.EACCES, "permission denied: cannot write events-letter.pdf; check that you may "
+                   "write there, or choose another folder with --out"),
+    (errno.EROFS, "cannot write events-letter.pdf: the file system is read-only; choose "
+                  "another folder with --out"),
+    (errno.EMFILE, "cannot write events-letter.pdf: too many open files"),
+    (errno.EDQUOT, "the disk quota is used up; this build needs at least"),
+    (errno.EIO, "cannot write events-letter.pdf: input/output error"),
+], ids=lambda v: errno.errorcode[v] if isinstance(v, int) else "")
+def test_each_kind_of_write_failure_is_one_line(project, run, built, monkeypatch, code,
+                                                fragment):
+    """The same faults as root cannot make for real (permissions), injected where a staged
+    file is created."""
+    def refuse(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(pnp.output.tempfile, "mkstemp", refuse)
+    line = one_line(run("build", *SHEETS))
+    assert line.startswith(f"output/downturn: error: {fragment}"), line
+    assert_untouched(project, built)
+
+
 def test_a_folder_where_a_pdf_goes_stops_the_build_before_any_rename(project, run, built):
     (project / OUT / "banks-letter.pdf").unlink()
     (project / OUT / "banks-letter.pdf").mkdir()
@@ -369,6 +391,16 @@ def test_ctrl_c_while_pnp_is_loading_prints_no_traceback(tmp_path):
         child.kill()
     assert child.returncode == 130
     assert err == "pnp: interrupted; no output was changed\n"
+
+
+def test_a_reader_that_closes_the_pipe_early_ends_the_run_quietly(project):
+    child = subprocess.Popen([sys.executable, "-m", "pnp", "list"], cwd=project,
+                             env={**os.environ, "PYTHONPATH": str(REPO)},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.close()  # as `pnp list | head -0` does, before pnp writes a line
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 1
+    assert err == b""
 
 
 def test_the_console_script_starts_in_the_small_wrapper():
