@@ -13,7 +13,8 @@ was checked is what is printed), then:
   SVG_SECONDS and an address-space bound of SVG_MEMORY_BYTES (`resource.setrlimit`). The child
   runs cairosvg in its safe mode behind an audit hook that stops any socket, URL, process or
   file it did not need to start, and may not write files. An SVG that would draw for minutes is
-  stopped at the bound and refused; one that finishes gives a PNG at the printed size.
+  stopped at the bound and refused; one that finishes gives a PNG at the printed size. Text in
+  the art is drawn with the bundled fonts only, as everything else pnp prints.
 
 Nothing is ever fetched from the network. The result's `data_uri` embeds the checked bytes (or
 the PNG drawn from SVG), so the card template needs no file access at all.
@@ -38,6 +39,7 @@ from .assets import (
     resolve_asset,
 )
 from .findings import Findings, Location
+from .fonts import FACES, font_dir
 
 SVG_SECONDS = 10.0  # wall time for drawing one SVG; real art draws in well under a second
 SVG_MEMORY_BYTES = 1 << 30  # address space of the drawing process, Python and cairo included
@@ -220,9 +222,19 @@ def _read_no_follow(path: Path) -> bytes:
 # -- drawing SVG in a bounded child process --------------------------------------------------------
 
 _WORKER = r'''
-import resource, sys
+import ctypes, ctypes.util, resource, sys
 width, height, memory = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 data = sys.stdin.buffer.read()
+
+# The bundled fonts only, as in pnp.fonts.use_bundled_fonts: art prints the same everywhere.
+fc = ctypes.CDLL(ctypes.util.find_library("fontconfig"))
+fc.FcConfigCreate.restype = ctypes.c_void_p
+fc.FcConfigAppFontAddFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+fc.FcConfigSetCurrent.argtypes = [ctypes.c_void_p]
+config = fc.FcConfigCreate()
+for font in sys.argv[4:]:
+    fc.FcConfigAppFontAddFile(config, font.encode())
+fc.FcConfigSetCurrent(config)
 import cairosvg
 
 cairosvg.svg2png(bytestring=b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
@@ -258,8 +270,9 @@ def render_svg_bounded(data: bytes, width_px: int, height_px: int, *,
     Raises ArtRefused when drawing takes longer than `seconds` of wall time (the child is
     killed), needs more than `memory_bytes` of address space, or fails.
     """
+    fonts = [str(font_dir() / face.file) for face in FACES.values()]
     command = [sys.executable, "-I", "-c", _WORKER, str(width_px), str(height_px),
-               str(memory_bytes)]
+               str(memory_bytes), *fonts]
     try:
         done = subprocess.run(command, input=data, capture_output=True, timeout=seconds,
                               check=False)

@@ -10,8 +10,10 @@ Every file it returns is checked first: SVG may not carry a DOCTYPE (entities), 
 gzip-compressed (a 1 MB svgz can inflate to gigabytes), must refer only to its own elements, and
 may draw at most MAX_SVG_ELEMENTS elements once every `<use>` and `url(#...)` reference is
 expanded, so a reference bomb is refused in milliseconds instead of rendering for minutes.
-Raster images are refused above MAX_IMAGE_PIXELS. `pdf.refuse_fetch` stays the default for our
-own templates, which never load anything.
+Raster images are measured from their header (`image_size`, without decoding a pixel) and
+refused above MAX_IMAGE_PIXELS, also when embedded in SVG as a `data:` image. `pdf.refuse_fetch`
+stays the default for our own templates, which never load anything; `art.check_art` is the
+check for an image named by content.
 """
 
 from __future__ import annotations

@@ -566,6 +566,17 @@ def test_svg_art_is_drawn_in_a_bounded_child_process(game):
     assert art.data_uri.startswith("data:image/png;base64,")
 
 
+def test_text_in_svg_art_is_drawn_with_the_bundled_fonts_only():
+    def drawn(family: str) -> bytes:
+        svg = (f'<svg {SVG_NS} width="200" height="40"><text x="0" y="30" font-size="24" '
+               f'font-family="{family}">Downturn</text></svg>').encode()
+        return render_svg_bounded(svg, 200, 40)
+
+    bundled = drawn("Roboto Condensed")
+    assert drawn("Noto Serif") != bundled  # the family asked for is honoured...
+    assert drawn("DejaVu Sans") == bundled  # ...but a machine's own font is never used
+
+
 def slow_svg(characters: int = 3_000_000) -> bytes:
     """One <text> element: passes every static check, yet cairosvg draws it glyph by glyph
     in Python for over a minute (about 23 microseconds a character here)."""
