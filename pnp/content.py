@@ -33,6 +33,10 @@ _REFUSED_RAW = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\uff
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
+# A line inside quoted text that reads like a key of its own: the quote ran on past its line.
+_KEY_LINE = re.compile(r"\n[ \t]*(?:- )?([A-Za-z_][A-Za-z0-9_-]{0,40}):(?:[ \t]|$)", re.MULTILINE)
+
+
 def printable(text: str) -> str:
     """`text` safe to show inside a one-line message: invisible characters as \\xNN escapes."""
     return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
@@ -74,6 +78,7 @@ class StrictLoader(yaml.SafeLoader):
         super().__init__(stream)
         self.shown = shown
         self.findings = findings
+        self.runaways = Findings()
         self.depth = 0
 
     def compose_node(self, parent, index):
@@ -96,6 +101,21 @@ class StrictLoader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+    def compose_scalar_node(self, anchor):
+        node = super().compose_scalar_node(anchor)
+        start, end = node.start_mark, node.end_mark
+        if node.style in ('"', "'") and start.line != end.line and start.buffer is not None:
+            source = start.buffer[start.index:end.index]
+            runaway = _KEY_LINE.search(source)
+            if runaway:
+                key_line = start.line + source.count("\n", 0, runaway.start()) + 2
+                self.runaways.warning(  # reported only if the file parses: else the error says it
+                    "yaml-runaway-quote", location_of(self.shown, node),
+                    f"the quote {source[0]} that opens here closes only at line {end.line + 1},"
+                    f" taking in line {key_line} ('{printable(runaway.group(1))}:') as text",
+                    hint="close the quote on the line where it opens")
+        return node
 
     def compose_mapping_node(self, anchor):
         node = super().compose_mapping_node(anchor)
@@ -193,6 +213,7 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
         return Document(shown, None)
     try:
         root = loader.get_single_node()
+        findings.extend(loader.runaways)
     except RefusedYAML as exc:
         mark = exc.problem_mark
         findings.error(exc.rule, Location(shown, mark.line + 1, mark.column + 1), exc.problem,

@@ -426,8 +426,23 @@ YAML_CASES = [  # (file under tests/data/faults/, line:col where it opens, messa
 ]
 
 
+RUNAWAY = "game--quote-runs-on-into-the-next-key.yaml"  # valid YAML: no syntax error at all
+
+
 def test_every_fault_corpus_file_is_in_a_table():
-    assert sorted(p.name for p in FAULTS.iterdir()) == sorted(case[0] for case in YAML_CASES)
+    assert sorted(p.name for p in FAULTS.iterdir()) == sorted(
+        [case[0] for case in YAML_CASES] + [RUNAWAY])
+
+
+def test_a_quote_that_runs_on_into_the_next_key_is_pointed_at(project, run):
+    shutil.copyfile(FAULTS / RUNAWAY, project / "content/downturn/game.yaml")
+    result = run("check")
+    assert result.code == 1  # the key swallowed by the quote is missing...
+    assert "content/downturn/game.yaml:1:1: error: missing required key 'designer'" \
+        in result.err
+    assert ("content/downturn/game.yaml:1:8: warning: the quote \" that opens here closes only "
+            "at line 2, taking in line 2 ('designer:') as text; close the quote on the line "
+            "where it opens (rule yaml-runaway-quote)") in result.lines  # ...and this is why
 
 
 @pytest.mark.parametrize("name, where, fragment", YAML_CASES, ids=[c[0] for c in YAML_CASES])
