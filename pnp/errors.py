@@ -31,8 +31,13 @@ class OutsideError(Exception):
 
 
 def shown(path: os.PathLike | str) -> str:
-    """A path as the user typed it or will recognise it: relative to the cwd when inside it."""
-    return display_path(Path(path), Path.cwd())
+    """A path as the user will recognise it: relative to the cwd when inside it, and its last
+    part never replaced by what a symbolic link there points to."""
+    path = Path(path)
+    if not path.name or path.name == "..":
+        return display_path(path, Path.cwd())
+    parent = display_path(path.parent, Path.cwd())
+    return path.name if parent in ("", ".") else f"{parent.rstrip('/')}/{path.name}"
 
 
 def human_bytes(count: int | float) -> str:
@@ -86,8 +91,9 @@ def describe_os_error(exc: OSError, path: os.PathLike | str | None = None,
     if code in (errno.ENOTDIR, errno.EEXIST) and where is not None:
         blocking = _blocking_file(where)
         if blocking is not None:
-            return (blocking, f"is a file, but pnp needs a folder here to {doing}",
-                    f"move the file away{elsewhere}")
+            kind = "a symbolic link to nothing" if blocking.is_symlink() else "a file"
+            return (blocking, f"is {kind}, but pnp needs a folder here to {doing}",
+                    f"move it away{elsewhere}")
     if code == errno.EISDIR:
         return (where, f"is a folder where pnp must {doing}",
                 "move the folder away or rename it; nothing was replaced")

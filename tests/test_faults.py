@@ -106,6 +106,14 @@ def test_out_naming_a_regular_file_is_one_line(project, run):
     assert "--out" in line
 
 
+def test_a_dangling_link_where_the_output_folder_goes_is_one_line(project, run, built):
+    (project / "elsewhere").symlink_to(project / "nothing-here")
+    line = one_line(run("build", *SHEETS, "--out", "elsewhere"))
+    assert line.startswith("elsewhere: error: is a symbolic link to nothing, but pnp needs a "
+                           "folder here"), line
+    assert_untouched(project, built)
+
+
 def test_an_output_folder_that_cannot_be_created_is_one_line(project, run, built):
     line = one_line(run("build", *SHEETS, "--out", "/proc/pnp-cannot-create-this"))
     assert line.startswith("/proc/pnp-cannot-create-this/downturn: error: cannot create the "
