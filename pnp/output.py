@@ -6,9 +6,10 @@ sees either the old PDF or the new one, never half of one. A build that fails, i
 Ctrl-C or is terminated removes its staged files and leaves every earlier output untouched.
 
 Staged names carry a token unique to the build, so cleaning up also finds a file whose name was
-never recorded (an interrupt can land between creating it and noting it). Ctrl-C and SIGTERM are
-held back while the renames run, so a build's outputs are replaced together or not at all. Only
-SIGKILL (or a power cut) can leave staged files behind; the next build removes them.
+never recorded (an interrupt can land between creating it and noting it). Ctrl-C, SIGTERM and
+SIGHUP (a closed terminal) are held back while the renames run, so a build's outputs are
+replaced together or not at all. Only SIGKILL (or a power cut) can leave staged files behind;
+the next build removes them.
 
 The renames themselves are all or nothing too: every destination is checked before the first
 one (a folder standing where a PDF goes stops the build with nothing replaced), and each file a
@@ -32,7 +33,9 @@ from .errors import OutsideError, disk_full, is_disk_full, outside_error, shown
 
 STAGING_PREFIX = ".pnp-staging-"
 OLD_PREFIX = ".pnp-old-"  # the previous file, kept until every rename of a build has succeeded
-_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+# Ctrl-C, kill, and a closed terminal (SIGHUP, where the platform has it).
+_STOPPING = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+_HELD_SIGNALS = {signal.SIGINT, *_STOPPING}
 _commits = 0  # builds committed by this process, so an interrupt can say what already happened
 
 
@@ -216,13 +219,15 @@ def _terminate(signum, frame):
 
 @contextmanager
 def staged_output():
-    """Yield a Staging; commit it on success, discard it on any error or SIGTERM/SIGINT."""
+    """Yield a Staging; commit it on success, discard it on any error, SIGINT, SIGTERM or
+    SIGHUP (the terminal was closed)."""
     staging = Staging()
-    previous = None
+    previous = {}
     try:
-        previous = signal.signal(signal.SIGTERM, _terminate)
+        for signum in _STOPPING:
+            previous[signum] = signal.signal(signum, _terminate)
     except ValueError:  # not the main thread: leave signal handling to the caller
-        previous = None
+        pass
     try:
         yield staging
         staging.commit()
@@ -236,8 +241,8 @@ def staged_output():
         staging.discard()
         raise
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def remove_stale_staging(folder: Path) -> None:

@@ -289,6 +289,40 @@ def test_a_really_full_disk_keeps_every_earlier_pdf(project, run, small_disk):
     assert leftovers(small_disk) == []
 
 
+PAUSED_BUILD = textwrap.dedent("""
+    import sys, time
+    import pnp.output
+    from pnp.cli import main
+
+    real_write = pnp.output.Staging.write
+
+    def write_then_pause(self, destination, data):
+        real_write(self, destination, data)
+        print("staged", flush=True)
+        time.sleep(30)
+
+    pnp.output.Staging.write = write_then_pause
+    sys.exit(main(sys.argv[1:]))
+""")
+
+
+def test_closing_the_terminal_midway_leaves_earlier_pdfs_and_no_staging_files(project,
+                                                                               built):
+    child = subprocess.Popen([sys.executable, "-c", PAUSED_BUILD, "build", *SHEETS],
+                             cwd=project, env={**os.environ, "PYTHONPATH": str(REPO)},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "staged\n"
+        assert leftovers(project), "the first PDF should be staged by now"
+        child.send_signal(signal.SIGHUP)
+        _, err = child.communicate(timeout=20)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    assert err == "pnp: interrupted; no output was changed\n"
+    assert_untouched(project, built)
+
+
 def test_a_missing_font_is_one_line_naming_it(project, run, monkeypatch, tmp_path):
     empty = tmp_path / "no-fonts"
     empty.mkdir()
