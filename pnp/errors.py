@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import tempfile
 from pathlib import Path
 
 from .findings import cap_words, display_path
@@ -80,6 +81,11 @@ def describe_os_error(exc: OSError, path: os.PathLike | str | None = None,
 
     `writing` says the path is where output goes, so another folder (--out) is a way out.
     """
+    if isinstance(exc.errno, str) and exc.errno.startswith("cairo returned"):
+        # cairocffi raises OSError(message, status): cairo failed writing its scratch PDF
+        return (Path(tempfile.gettempdir()),
+                "cairo cannot write its scratch file in this temporary folder (full, or not "
+                "writable?)", "free some space there, or set TMPDIR to another folder")
     where = Path(path) if path is not None else (
         Path(os.fsdecode(exc.filename)) if exc.filename is not None else None)
     code = exc.errno

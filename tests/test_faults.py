@@ -18,6 +18,7 @@ import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 import tomllib
@@ -320,6 +321,21 @@ def test_closing_the_terminal_midway_leaves_earlier_pdfs_and_no_staging_files(pr
         child.kill()
     assert child.returncode == 130, err
     assert err == "pnp: interrupted; no output was changed\n"
+    assert_untouched(project, built)
+
+
+def test_a_full_temporary_folder_is_one_line_naming_it(project, run, built, monkeypatch):
+    import cairocffi
+
+    def full(self):  # what cairocffi raises when cairo cannot write its scratch PDF
+        raise OSError("cairo returned CAIRO_STATUS_WRITE_ERROR: b'error while writing to "
+                      "output stream'", 11)
+
+    monkeypatch.setattr(cairocffi.Surface, "finish", full)
+    line = one_line(run("build", *SHEETS))
+    assert line.startswith(f"{tempfile.gettempdir()}: error: cairo cannot write its scratch "
+                           "file in this temporary folder"), line
+    assert "set TMPDIR to another folder" in line
     assert_untouched(project, built)
 
 
