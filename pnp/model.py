@@ -94,6 +94,10 @@ class _Loader:
                                 hint="name a file inside the game's folder")
             return None
         suffix = path.suffix.lower()
+        if suffix in (".csv", ".yaml", ".yml") and not path.exists() and not path.is_symlink():
+            self.findings.error("file-missing", where, f"'{name}' is not in "
+                                f"{self.shown(self.folder)}/", hint="create it, or fix the name")
+            return None
         if suffix == ".csv":
             return load_csv(path, self.shown(path), self.findings)
         if suffix in (".yaml", ".yml"):

@@ -1,7 +1,7 @@
 """Render: model objects and Jinja SVG templates in; one SVG document per face out.
 
-Templates are looked up in the game's own folder first (`templates/<game>/`), then in
-`templates/common/`. Autoescape is on and undefined names are errors, so card text with `&`, `<`
+Templates are looked up in the game's own folder first (`templates/<game>/`), then in the
+project's `templates/common/`, then among pnp's built-in ones (`pnp/templates/`). Autoescape is on and undefined names are errors, so card text with `&`, `<`
 or quotes is always drawn as text and a typo in a template fails loudly.
 
 Text boxes are declared by the template with `text_box(...)`: the box, the font role, the
@@ -130,6 +130,23 @@ class Renderer:
             return Face("", label)
         return Face(svg, label)
 
+    def exists(self, template: str, where: Location, field: str = "") -> bool:
+        """Whether `template` can be found; if not, a finding at `where` (the manifest line
+        that names it), so a typo is reported once, where it was made."""
+        try:
+            self.env.loader.get_source(self.env, template)
+            return True
+        except jinja2.TemplateNotFound:
+            folders = ", ".join(display_path(Path(d), Path.cwd()) + "/"
+                                for d in self.env.loader.searchpath[:-1])
+            self._report(where, f"template '{template}' not found", "", "template-missing",
+                         f"create it in {folders} or fix the name")
+            return False
+        except (OSError, UnicodeDecodeError) as exc:
+            self._report(where, f"template '{template}' cannot be read: {exc}", "",
+                         "template-missing", "save the template as UTF-8 text")
+            return False
+
     def _report(self, where: Location, message: str, label: str, rule: str = "template-error",
                 hint: str = "fix the template; the content was not at fault") -> None:
         if (where, message) not in self._broken:  # once per template problem, not per card
@@ -175,6 +192,10 @@ class Renderer:
             return Location(template)
         lines = source.splitlines()
         wanted = rendered.strip()
+        exact = next((n for n, text in enumerate(lines, start=1) if wanted and wanted in text),
+                     0)
+        if exact:
+            return Location(filename, exact, 1)
         best, score = 0, 0.0
         for number, text in enumerate(lines, start=1):
             ratio = difflib.SequenceMatcher(None, wanted[:200], text.strip()[:200]).ratio()
