@@ -18,6 +18,7 @@ from .findings import Findings, display_path
 from .output import commit_count, remove_stale_staging, staged_output
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
+from .scaffold import ScaffoldError, new_game
 from .schema import suggest
 from .units import PAPERS
 
@@ -78,6 +79,14 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
+
+    new = commands.add_parser("new", help="start a game of your own",
+                              description="Write a small, working game: a deck from CSV, "
+                                          "its templates and a rules.yaml.")
+    new.add_argument("name", help="the game's folder name, e.g. my-game")
+    new.add_argument("--root", type=Path, default=Path("."),
+                     help="project folder to write content/ and templates/ in (default: .)")
+    new.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
 
 
@@ -250,4 +259,24 @@ def cmd_list(args) -> int:
     return EXIT_ERRORS if findings.errors else EXIT_OK
 
 
-COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "proof": cmd_proof}
+def cmd_new(args) -> int:
+    try:
+        written = new_game(args.root, args.name)
+    except ScaffoldError as exc:
+        raise UsageError(str(exc)) from None
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    game, templates = written[0].parent, written[-1].parent
+    shown = lambda path: display_path(path, Path.cwd())  # noqa: E731
+    print(f"""
+Next:
+  1. Put your cards in {shown(game / 'cards.csv')} (one row each; 'copies' repeats a row).
+  2. Name your game, its designer and licence in {shown(game / 'game.yaml')}.
+  3. Draw your cards in {shown(templates)}/ (SVG in millimetres).
+  4. Run 'pnp check --game {args.name}' after each edit, then 'pnp build --game {args.name}'.
+See docs/your-own-game.md for a walk-through.""")
+    return EXIT_OK
+
+
+COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "new": cmd_new,
+            "proof": cmd_proof}
