@@ -3,7 +3,8 @@ builds and reads back as grids of its declared sizes; every mistake in a manifes
 a template is one located line from `pnp check`.
 
 Debtors has a 54-card deck from CSV with a quantity column, 30 round 20 mm tokens made by an
-`each` generator with no backs, and a two-sided player aid on tarot cards that draws art.
+`each` generator with no backs, a two-sided player aid on tarot cards that draws art, and a
+score sheet drawn on a whole page of the chosen paper from a data table.
 """
 
 from __future__ import annotations
@@ -82,12 +83,25 @@ def test_the_aid_has_its_back_and_its_art(built):
         assert pdf.pages[0].images or pdf.pages[0].curves  # the coin art is drawn
 
 
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_whole_page_sheet_is_its_copies_at_the_paper_size(built, paper):
+    with pdfplumber.open(built[f"scores-{paper}"]) as pdf:
+        assert len(pdf.pages) == 2  # copies: 2
+        for number, page in enumerate(pdf.pages, start=1):
+            assert (round(pt_to_mm(page.width), 1), round(pt_to_mm(page.height), 1)) == (
+                round(PAPERS[paper].width_mm, 1), round(PAPERS[paper].height_mm, 1))
+            text = page.extract_text(x_tolerance=1)
+            assert f"score sheet {number} of 2" in text
+            assert "Mortgages (M)" in text  # its columns come from the suits table
+
+
 def test_the_game_checks_clean_and_lists_its_sheets(debtors, run):
     assert run("check").code == 0
     listed = run("list").out
     assert "cards         54 x Debt cards (63 x 88 mm)" in listed
     assert "tokens        30 x Debt tokens (20 x 20 mm)" in listed
     assert "aid            1 x Player aid (70 x 120 mm)" in listed
+    assert "scores         2 x Score sheet (a whole page of the paper)" in listed
 
 
 def test_it_builds_beside_downturn_and_neither_disturbs_the_other(project, run):
@@ -145,6 +159,8 @@ MISTAKES = [
      "manifest-quantity", "quantity: copy"),
     ("choice-without-options", MANIFEST, "letter: {type: text, max_chars: 1}",
      "letter: {type: choice}", "manifest-field", "type: choice"),
+    ("page-template-wrong-size", TEMPLATES / "score-sheet.svg.j2",
+     'width="{{ w|n }}mm"', 'width="{{ (w + 1)|n }}mm"', "template-size", "(w + 1)"),
     ("csv-ragged-row", CSV, "King of Notes,Notes,13,", "King of Notes,Notes,13,extra,",
      "csv-row", 53),
 ]
