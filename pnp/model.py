@@ -330,6 +330,13 @@ def _arrange(items: tuple, deck: DeckSpec, record: RecordType, findings: Finding
                            subject=item.label, field=deck.quantity)
         if bad:
             return items
+        total = sum(getattr(i, deck.quantity) for i in items)
+        if total > MAX_ITEMS:
+            findings.error("manifest-quantity", deck.where.of("quantity"),
+                           f"the {deck.quantity} column adds up to {total} items, more than "
+                           f"the {MAX_ITEMS} a deck may hold", field="quantity",
+                           hint="check for a stray extra digit")
+            return items
         items = tuple(i for i in items for _ in range(getattr(i, deck.quantity)))
     return _sorted(items, deck, list(record.fields), findings)
 

@@ -169,15 +169,14 @@ class Renderer:
         if expect is None:
             return True
         size = _declared_size(root)
-        where = self._source_line(template, "<svg")
         if size is None:
-            self._report(where, "the root <svg> declares no physical width and height",
+            self._report(self._source_line(template, "<svg"), "the root <svg> declares no physical width and height",
                          label, "template-size", f'declare width="{expect.width_mm:g}mm" '
                          f'height="{expect.height_mm:g}mm" and a viewBox in mm')
             return False
         if abs(size.width_mm - expect.width_mm) > SIZE_TOLERANCE_MM or \
                 abs(size.height_mm - expect.height_mm) > SIZE_TOLERANCE_MM:
-            self._report(where, f"draws {size.width_mm:g} x {size.height_mm:g} mm, but it is "
+            self._report(self._source_line(template, "<svg"), f"draws {size.width_mm:g} x {size.height_mm:g} mm, but it is "
                          f"printed at {expect.width_mm:g} x {expect.height_mm:g} mm", label,
                          "template-size", "make the template's width and height match the "
                          "size declared in game.yaml, so nothing is stretched")
