@@ -20,6 +20,7 @@ from .fonts import require_fonts
 from .output import commit_count, remove_stale_staging, staged_output
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
+from .scaffold import ScaffoldError, new_game
 from .schema import suggest
 from .units import PAPERS
 
@@ -60,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                       help="lay out and draw the sheets for this paper (default: letter)")
     check.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (default) or json for editors and CI")
 
@@ -78,6 +81,14 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
+
+    new = commands.add_parser("new", help="start a game of your own",
+                              description="Write a small, working game: a deck from CSV, "
+                                          "its templates and a rules.yaml.")
+    new.add_argument("name", help="the game's folder name, e.g. my-game")
+    new.add_argument("--root", type=Path, default=Path("."),
+                     help="project folder to write content/ and templates/ in (default: .)")
+    new.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
 
 
@@ -175,7 +186,7 @@ def cmd_check(args) -> int:
     names, findings = _games(project, args)
     started = time.perf_counter()
     for name in names:
-        findings.extend(check_game(project, name).findings)
+        findings.extend(check_game(project, name, args.paper).findings)
     elapsed = time.perf_counter() - started
     if args.format == "json":
         report = {
@@ -199,7 +210,7 @@ def cmd_build(args) -> int:
         s.strip() for s in args.sheets.split(",") if s.strip()]
     checked_games = []
     for name in names:
-        checked = check_game(project, name)
+        checked = check_game(project, name, args.paper)
         findings.extend(checked.findings)
         checked_games.append(checked)
     _print_findings(findings)
@@ -213,7 +224,7 @@ def cmd_build(args) -> int:
         unknown &= set(missing)
         plan.append((checked, decks))
     if unknown:
-        known = sorted({d.name for c in checked_games for d in (*c.decks, *c.boards)})
+        known = sorted({sheet.name for c in checked_games for sheet in c.sheets})
         raise UsageError(f"no sheet named {', '.join(sorted(unknown))}; "
                          f"sheets: {', '.join(known)} or all")
     out_dir = args.out or project.root / "output"
@@ -222,7 +233,7 @@ def cmd_build(args) -> int:
     started = time.perf_counter()
     with staged_output() as staging:
         written = [path for checked, decks in plan
-                   for path in build_game(checked, decks, args.paper, out_dir, staging)]
+                   for path in build_game(checked, decks, out_dir, staging)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
     elapsed = time.perf_counter() - started
@@ -270,17 +281,32 @@ def cmd_list(args) -> int:
         checked = check_game(project, name)
         title = checked.info.title if checked.info else name
         print(f"{name}: {title}")
-        if not checked.decks:
+        if not checked.sheets:
             print("  (sheets unavailable until 'pnp check' is clean)")
-        for deck in checked.decks:
-            size = f"{deck.size.width_mm:g} x {deck.size.height_mm:g} mm"
-            print(f"  {deck.name:<12} {len(deck.items):>3} x {deck.title} ({size})")
-        for board in checked.boards:
-            size = f"{board.size.width_mm:g} x {board.size.height_mm:g} mm"
-            print(f"  {board.name:<12}   1 x {board.title} ({size}; whole, or tiled over "
-                  "the paper)")
+        for sheet in checked.sheets:
+            print(f"  {sheet.name:<12} {sheet.describe()}")
     _print_findings(findings)
     return EXIT_ERRORS if findings.errors else EXIT_OK
 
 
-COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "proof": cmd_proof}
+def cmd_new(args) -> int:
+    try:
+        written = new_game(args.root, args.name)
+    except ScaffoldError as exc:
+        raise UsageError(str(exc)) from None
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    game, templates = written[0].parent, written[-1].parent
+    shown = lambda path: display_path(path, Path.cwd())  # noqa: E731
+    print(f"""
+Next:
+  1. Put your cards in {shown(game / 'cards.csv')} (one row each; 'copies' repeats a row).
+  2. Name your game, its designer and licence in {shown(game / 'game.yaml')}.
+  3. Draw your cards in {shown(templates)}/ (SVG in millimetres).
+  4. Run 'pnp check --game {args.name}' after each edit, then 'pnp build --game {args.name}'.
+See docs/your-own-game.md for a walk-through.""")
+    return EXIT_OK
+
+
+COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "new": cmd_new,
+            "proof": cmd_proof}
