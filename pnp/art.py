@@ -9,15 +9,15 @@ was checked is what is printed), then:
   reading; art whose effective resolution at its printed size is below `min_dpi` is a warning
   naming that dpi;
 - SVG art passes the static checks of `assets.check_svg_asset` (no DOCTYPE, no outside
-  references, no reference bomb), then is drawn in a child process with a wall-time bound of
-  SVG_SECONDS and an address-space bound of SVG_MEMORY_BYTES (`resource.setrlimit`). The child
-  runs cairosvg in its safe mode behind an audit hook that stops any socket, URL, process or
-  file it did not need to start, and may not write files. An SVG that would draw for minutes is
-  stopped at the bound and refused; one that finishes gives a PNG at the printed size. Text in
-  the art is drawn with the bundled fonts only, as everything else pnp prints.
+  references, no reference bomb), then is drawn to a PNG at its printed size (RASTER_DPI) in a
+  child process bounded to SVG_SECONDS of wall time and SVG_MEMORY_BYTES of address space, with
+  no network, no files and the bundled fonts only (`pnp.bounded`). An SVG that would draw for
+  minutes is stopped at the bound and refused.
 
-Nothing is ever fetched from the network. The result's `data_uri` embeds the checked bytes (or
-the PNG drawn from SVG), so the card template needs no file access at all.
+Nothing is ever fetched from the network. `Art.data_uri` embeds the checked bytes, or for SVG
+the PNG the bounded child drew, so the card template needs no file access at all;
+`Art.source_uri` embeds SVG art as vectors instead (it then draws in-process, as
+`assets.check_asset_bytes` allows only after the same bounded trial).
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ import base64
 import hashlib
 import os
 import stat
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,11 +36,9 @@ from .assets import (
     image_size,
     resolve_asset,
 )
+from .bounded import SVG_MEMORY_BYTES, SVG_SECONDS, ArtRefused, render_svg_bounded
 from .findings import Findings, Location
-from .fonts import FACES, font_dir
 
-SVG_SECONDS = 10.0  # wall time for drawing one SVG; real art draws in well under a second
-SVG_MEMORY_BYTES = 1 << 30  # address space of the drawing process, Python and cairo included
 RASTER_DPI = 300  # SVG art is drawn at this resolution for its printed size
 MIN_ART_DPI = 150  # below this, art prints visibly soft; 300 is print quality
 ART_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp")
@@ -50,14 +46,6 @@ MM_PER_INCH = 25.4
 
 _MIME = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
          "svg": "image/svg+xml"}
-
-
-class ArtRefused(Exception):
-    """Art that may not be drawn: what (completing "'art/x.svg' ...") and what to do."""
-
-    def __init__(self, message: str, hint: str = "export the art again as a plain file"):
-        super().__init__(message)
-        self.message, self.hint = message, hint
 
 
 _DRAWN: dict[tuple, "bytes | ArtRefused"] = {}  # SVG art drawn (or refused) in this process
@@ -81,12 +69,17 @@ class Art:
         return self.path is not None and not self.findings.errors
 
     @property
+    def source_uri(self) -> str:
+        """The checked bytes as they are (SVG stays vector), as a `data:` URI."""
+        return f"data:{_MIME.get(self.kind, 'application/octet-stream')};base64," + \
+            base64.b64encode(self.data).decode("ascii")
+
+    @property
     def data_uri(self) -> str:
         """The art to put in an SVG `href`: the checked bytes, or the PNG drawn from SVG."""
         if self.rendered:
             return "data:image/png;base64," + base64.b64encode(self.rendered).decode("ascii")
-        return f"data:{_MIME.get(self.kind, 'application/octet-stream')};base64," + \
-            base64.b64encode(self.data).decode("ascii")
+        return self.source_uri
 
 
 def effective_dpi(width_px: int, height_px: int, width_mm: float, height_mm: float,
@@ -217,79 +210,6 @@ def _read_no_follow(path: Path) -> bytes:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise OSError(0, "not an ordinary file")
         return handle.read(MAX_ASSET_BYTES + 1)
-
-
-# -- drawing SVG in a bounded child process --------------------------------------------------------
-
-_WORKER = r'''
-import ctypes, ctypes.util, resource, sys
-width, height, memory = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-data = sys.stdin.buffer.read()
-
-# The bundled fonts only, as in pnp.fonts.use_bundled_fonts: art prints the same everywhere.
-fc = ctypes.CDLL(ctypes.util.find_library("fontconfig"))
-fc.FcConfigCreate.restype = ctypes.c_void_p
-fc.FcConfigAppFontAddFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-fc.FcConfigSetCurrent.argtypes = [ctypes.c_void_p]
-config = fc.FcConfigCreate()
-for font in sys.argv[4:]:
-    fc.FcConfigAppFontAddFile(config, font.encode())
-fc.FcConfigSetCurrent(config)
-import cairosvg
-
-cairosvg.svg2png(bytestring=b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
-resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))  # no file may be written
-allowed = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix})
-blocked = ("socket.", "urllib.", "subprocess.", "os.system", "os.exec", "os.posix_spawn",
-           "os.fork", "os.spawn", "ctypes.dlopen", "webbrowser.")
-
-def audit(event, args):
-    if event.startswith(blocked):
-        raise PermissionError(f"art may not use {event}")
-    if event == "open" and isinstance(args[0], str) and not args[0].startswith(allowed):
-        raise PermissionError(f"art may not open {args[0][:80]}")
-
-sys.addaudithook(audit)
-try:
-    png = cairosvg.svg2png(bytestring=data, output_width=width, output_height=height)
-except MemoryError:
-    sys.exit(4)
-except Exception as exc:
-    sys.stderr.write(" ".join(f"{type(exc).__name__}: {exc}".split())[:300])
-    sys.exit(3)
-sys.stdout.buffer.write(png)
-'''
-
-
-def render_svg_bounded(data: bytes, width_px: int, height_px: int, *,
-                       seconds: float = SVG_SECONDS,
-                       memory_bytes: int = SVG_MEMORY_BYTES) -> bytes:
-    """PNG bytes of the SVG `data` drawn at `width_px` x `height_px` in a bounded child process.
-
-    Raises ArtRefused when drawing takes longer than `seconds` of wall time (the child is
-    killed), needs more than `memory_bytes` of address space, or fails.
-    """
-    fonts = [str(font_dir() / face.file) for face in FACES.values()]
-    command = [sys.executable, "-I", "-c", _WORKER, str(width_px), str(height_px),
-               str(memory_bytes), *fonts]
-    try:
-        done = subprocess.run(command, input=data, capture_output=True, timeout=seconds,
-                              check=False)
-    except subprocess.TimeoutExpired:
-        raise ArtRefused(f"takes longer than {seconds:g} s to draw, so it was stopped",
-                         "simplify it (fewer points, less text) or export it as PNG") from None
-    if done.returncode == 4:
-        raise ArtRefused(f"needs more than {memory_bytes / 2**20:.0f} MB of memory to draw",
-                         "simplify it or export it as PNG")
-    if done.returncode != 0 or not done.stdout.startswith(b"\x89PNG"):
-        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        last = reason[-1] if reason else f"exit status {done.returncode}"
-        if "MemoryError" in last or "Cannot allocate memory" in last:
-            raise ArtRefused(f"needs more than {memory_bytes / 2**20:.0f} MB of memory to draw",
-                         "simplify it or export it as PNG")
-        raise ArtRefused(f"cannot be drawn: {last[:200]}")
-    return done.stdout
 
 
 __all__ = ["ART_SUFFIXES", "Art", "ArtRefused", "MIN_ART_DPI", "RASTER_DPI", "SVG_MEMORY_BYTES",

@@ -29,6 +29,7 @@ from urllib.request import urlopen
 import defusedxml.ElementTree as SafeXML
 from defusedxml import DefusedXmlException
 
+from .bounded import svg_draw_problem
 from .findings import Findings, Location
 from .pdf import RefusedFetch
 
@@ -109,14 +110,20 @@ def resolve_asset(game_dir: Path, relative: str, findings: Findings, where: Loca
 # -- checking asset bytes -------------------------------------------------------------------------
 
 def check_asset_bytes(data: bytes) -> str | None:
-    """Why these bytes may not be drawn, or None. SVG, PNG and Pillow-readable rasters."""
+    """Why these bytes may not be drawn, or None. SVG, PNG and Pillow-readable rasters.
+
+    SVG that passes the static checks is drawn once in a bounded child process (10 s, 1 GiB)
+    before pnp draws it itself; the answer is kept per content.
+    """
     if len(data) > MAX_ASSET_BYTES:
         return f"is {len(data)} bytes, more than the {MAX_ASSET_BYTES} allowed"
     if data.startswith(b"\x1f\x8b"):
         return "is gzip-compressed (svgz); save it uncompressed"
     head = data[:1024].lstrip()
     if head.startswith((b"<svg", b"<?xml", b"<!")) or b"<svg" in data:
-        return check_svg_asset(data)
+        # What the static checks cannot see (a text of millions of glyphs) is caught by one
+        # trial drawing in a child process bounded in time and memory (pnp.bounded).
+        return check_svg_asset(data) or svg_draw_problem(data)
     return _check_raster(data)
 
 

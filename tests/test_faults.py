@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+import pnp.bounded
 import pnp.fonts
 import pnp.output
 import pnp.pipeline
@@ -725,6 +726,43 @@ def test_hostile_art_leaves_the_earlier_build_intact(project, run, built, monkey
                                       f"'art/{name}' ")
     assert result.lines[-1].endswith("nothing was written")
     assert_untouched(project, built)
+
+
+DEBTORS = Path(__file__).parent / "data" / "games" / "debtors"
+
+
+@pytest.fixture(scope="module")
+def debtors_built(tmp_path_factory) -> Path:
+    """The Debtors test game (its aid carries SVG art in an image field), built once."""
+    root = tmp_path_factory.mktemp("debtors")
+    shutil.copytree(DEBTORS, root, dirs_exist_ok=True)
+    assert main(["build", "--root", str(root), "--sheets", "aid,tokens"]) == 0
+    return root
+
+
+@pytest.mark.parametrize("art, fragment", [
+    (slow_svg(), "takes longer than 2 s to draw, so it was stopped"),
+    (png_header(40_000, 40_000), "is 40000 x 40000 pixels, more than the 40000000 allowed"),
+], ids=["svg-for-minutes", "png-bomb"])
+def test_hostile_art_in_an_image_field_is_refused_and_the_earlier_build_kept(
+        debtors_built, tmp_path, monkeypatch, run, art, fragment):
+    project = tmp_path / "debtors"
+    shutil.copytree(debtors_built, project)
+    monkeypatch.chdir(project)
+    out = Path("output/debtors")
+    before = snapshot(out)
+    assert {"aid-letter.pdf", "tokens-letter.pdf"} <= set(before)
+    (project / "content/debtors/coin.svg").write_bytes(art)  # the aid's art, same name
+    monkeypatch.setattr(pnp.bounded, "SVG_SECONDS", 2.0)
+    started = time.perf_counter()
+    result = run("build", "--sheets", "aid,tokens")
+    assert time.perf_counter() - started < 20  # cairosvg alone would draw for over a minute
+    assert result.code == 1, result.err
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    refused = [line for line in result.lines if fragment in line]
+    assert refused and refused[0].startswith("content/debtors/aid.yaml:2:8: error: "), result.err
+    assert result.lines[-1].endswith("nothing was written")
+    assert snapshot(out) == before and leftovers(project) == []
 
 
 # -- template mistakes -----------------------------------------------------------------------------
