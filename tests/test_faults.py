@@ -788,13 +788,3 @@ def test_a_template_mistake_is_a_check_finding_naming_the_template(project, run,
     build = run("build", *SHEETS)
     assert build.code == 1 and "internal error" not in build.err, build.err
     assert_untouched(project, built)
-# -- every printed character -----------------------------------------------------------------------
-
-def test_missing_glyphs_names_what_a_font_cannot_print():
-    from pnp.fonts import FACES, describe_glyphs, missing_glyphs
-
-    assert missing_glyphs("Downturn \U0001F600 © 2009 · Jack Neal", "title") == ["\U0001F600"]
-    for role in FACES:
-        assert missing_glyphs("Credit Swap: Stability -1.", role) == []
-        assert missing_glyphs("漢字 ☃", role) == sorted("漢字☃")
-    assert describe_glyphs(["\U0001F600"]) == "'\U0001F600' (U+1F600)"
