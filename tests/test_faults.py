@@ -31,7 +31,7 @@ import pnp.bounded
 import pnp.fonts
 import pnp.output
 import pnp.pipeline
-from pnp.art import ArtRefused, check_art, effective_dpi, render_svg_bounded
+from pnp.art import ArtRefused, check_art, effective_dpi, render_svg_bounded, resolution_finding
 from pnp.assets import image_size
 from pnp.cli import main
 from pnp.findings import MAX_WORD, Finding, Location, Severity
@@ -594,6 +594,29 @@ def test_effective_dpi_of_art_at_its_printed_size():
     assert effective_dpi(300, 300, 25.4, 50.8, fit="slice") == pytest.approx(150)
     with pytest.raises(ValueError):
         effective_dpi(1, 1, 0, 10)
+
+
+def test_a_template_helper_gets_the_resolution_warning_for_the_size_it_draws(game):
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 600), "white").save(buffer, "PNG")
+    data = buffer.getvalue()
+    where = Location("templates/g/card.svg.j2", 5, 1)
+    box = (63.5, 63.5)  # 2.5 in: 120 dpi across, 240 dpi down
+    assert resolution_finding(data, box, where, fit="xMidYMid meet") is None  # shown at 240 dpi
+    warning = resolution_finding(data, box, where, shown="art/x.png", fit="xMidYMid slice")
+    assert warning.format() == (
+        "templates/g/card.svg.j2:5:1: warning: 'art/x.png' is 300 x 600 pixels: 120 dpi at its "
+        "printed size of 63.5 x 63.5 mm, below 150 dpi, so it will print blurred; use art of at "
+        "least 375 x 375 pixels (rule art-resolution)")
+    coarse = resolution_finding(data, (127, 127), where, fit="none")  # 60 dpi across
+    assert coarse is not None and "60 dpi" in coarse.message
+    assert "at least 750 x 750 pixels" in coarse.hint
+    svg = f'<svg {SVG_NS} width="1" height="1"/>'.encode()
+    assert resolution_finding(svg, (500, 500), where) is None  # vectors have no pixels
 
 
 def test_art_too_coarse_for_its_size_is_a_warning_naming_its_dpi(game):
