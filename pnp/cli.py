@@ -14,10 +14,13 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .findings import Findings, display_path
+from .errors import OutsideError, outside_error
+from .findings import Findings, cap_words, display_path
+from .fonts import require_fonts
 from .output import commit_count, remove_stale_staging, staged_output
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
+from .scaffold import ScaffoldError, new_game
 from .schema import suggest
 from .units import PAPERS
 
@@ -78,15 +81,23 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
+
+    new = commands.add_parser("new", help="start a game of your own",
+                              description="Write a small, working game: a deck from CSV, "
+                                          "its templates and a rules.yaml.")
+    new.add_argument("name", help="the game's folder name, e.g. my-game")
+    new.add_argument("--root", type=Path, default=Path("."),
+                     help="project folder to write content/ and templates/ in (default: .)")
+    new.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = _checked(parser.parse_args(argv))
     except UsageError as exc:
-        print(f"pnp: error: {exc}", file=sys.stderr)
+        print(f"pnp: error: {cap_words(str(exc))}", file=sys.stderr)
         print("pnp: run 'pnp --help' for usage", file=sys.stderr)
         return EXIT_USAGE
     if args.command is None:
@@ -94,9 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     commits = commit_count()
     try:
+        require_fonts()
         return COMMANDS[args.command](args)
     except UsageError as exc:
-        print(f"pnp: error: {exc}", file=sys.stderr)
+        print(f"pnp: error: {cap_words(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         if commit_count() > commits:  # the signal came after the files were renamed into place
@@ -104,12 +116,41 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print("pnp: interrupted; no output was changed", file=sys.stderr)
         return 130
+    except (OutsideError, OSError, MemoryError) as exc:  # the world outside: disk, fonts, memory
+        if args.debug or isinstance(exc, BrokenPipeError):  # a closed pipe: pnp.entry ends quietly
+            raise
+        print(_outside_line(exc), file=sys.stderr)
+        return EXIT_ERRORS
     except Exception as exc:  # the promise: one line, no traceback, unless asked for
         if args.debug:
             raise
-        print(f"pnp: internal error: {type(exc).__name__}: {exc} "
-              "(run again with --debug for details and report it)", file=sys.stderr)
+        print(cap_words(f"pnp: internal error: {type(exc).__name__}: {exc} "
+                        "(run again with --debug for details and report it)"), file=sys.stderr)
         return EXIT_ERRORS
+
+
+def _checked(args):
+    """Arguments argparse accepts but pnp cannot use are usage errors; repeats are merged."""
+    if getattr(args, "game", None):
+        args.game = list(dict.fromkeys(args.game))
+    dpi = getattr(args, "dpi", None)
+    if dpi is not None and not 1 <= dpi <= 1200:  # also refuses nan and inf
+        raise UsageError(f"--dpi {dpi:g} must be a number between 1 and 1200")
+    sheets = getattr(args, "sheets", None)
+    if sheets is not None and not any(s.strip() for s in sheets.split(",")):
+        raise UsageError("--sheets names no sheet; give sheet names separated by commas, or all")
+    return args
+
+
+def _outside_line(exc: BaseException) -> str:
+    if isinstance(exc, OutsideError):
+        return exc.line
+    if isinstance(exc, MemoryError):
+        return "pnp: error: out of memory; close other programs, or build fewer sheets at once"
+    try:
+        return outside_error(exc).line
+    except Exception:  # describing it must not fail in turn
+        return cap_words(f"pnp: error: {exc}")
 
 
 def _games(project: Project, args) -> tuple[list[str], Findings]:
@@ -215,8 +256,6 @@ def cmd_proof(args) -> int:
                   for title in re.findall(r'"([^"]+)"', card.label)]
         raise UsageError(f"no card named '{args.card}'; " + (
             suggest(args.card, titles) or "cards are named by title, e.g. 'Credit Swap'"))
-    if args.dpi <= 0 or args.dpi > 1200:
-        raise UsageError(f"--dpi {args.dpi:g} must be between 1 and 1200")
     out_dir = args.out or project.root / "output"
     _print_findings(findings)
     for checked in checked_games:
@@ -250,4 +289,24 @@ def cmd_list(args) -> int:
     return EXIT_ERRORS if findings.errors else EXIT_OK
 
 
-COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "proof": cmd_proof}
+def cmd_new(args) -> int:
+    try:
+        written = new_game(args.root, args.name)
+    except ScaffoldError as exc:
+        raise UsageError(str(exc)) from None
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    game, templates = written[0].parent, written[-1].parent
+    shown = lambda path: display_path(path, Path.cwd())  # noqa: E731
+    print(f"""
+Next:
+  1. Put your cards in {shown(game / 'cards.csv')} (one row each; 'copies' repeats a row).
+  2. Name your game, its designer and licence in {shown(game / 'game.yaml')}.
+  3. Draw your cards in {shown(templates)}/ (SVG in millimetres).
+  4. Run 'pnp check --game {args.name}' after each edit, then 'pnp build --game {args.name}'.
+See docs/your-own-game.md for a walk-through.""")
+    return EXIT_OK
+
+
+COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "new": cmd_new,
+            "proof": cmd_proof}

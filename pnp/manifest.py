@@ -347,7 +347,9 @@ class FieldReader:
         columns.append(("where", Where, located()))
         namespace = {}
         if "label" not in specs:
-            namespace["label"] = self.label_factory(label, class_name, specs, label_where)
+            prop = self.label_factory(label, class_name, specs, label_where)
+            namespace["label"] = prop
+            namespace["label_of"] = staticmethod(prop.label_of)
         cls = dataclasses.make_dataclass(record_class_name(class_name), columns, frozen=True,
                                          kw_only=True, namespace=namespace)
         return cls
@@ -381,8 +383,17 @@ def labelled(template_source: str, compile_template, owner: str, specs) -> cache
         except Exception:  # a label is for messages: never let it break one
             return owner
 
+    def label_of(values: dict[str, str]) -> str:
+        """The label from a record's raw text values, before it is validated; '' if the
+        values it names are missing."""
+        try:
+            return template.render(values).strip()
+        except Exception:
+            return ""
+
     prop = cached_property(label)
     prop.__set_name__(None, "label")
+    prop.label_of = label_of
     return prop
 
 

@@ -94,6 +94,10 @@ class _Loader:
                                 hint="name a file inside the game's folder")
             return None
         suffix = path.suffix.lower()
+        if suffix in (".csv", ".yaml", ".yml") and not path.exists() and not path.is_symlink():
+            self.findings.error("file-missing", where, f"'{name}' is not in "
+                                f"{self.shown(self.folder)}/", hint="create it, or fix the name")
+            return None
         if suffix == ".csv":
             return load_csv(path, self.shown(path), self.findings)
         if suffix in (".yaml", ".yml"):
@@ -197,8 +201,7 @@ class _Loader:
             problem = check_asset_bytes(handle.read(MAX_ASSET_BYTES + 1))
         if problem:
             self.findings.error("image-refused", where, f"'{value}' {problem}",
-                                subject=subject, field=field_name,
-                                hint="export the art again as a plain PNG, JPEG or SVG")
+                                subject=subject, field=field_name)
 
 
 def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) -> Game | None:
@@ -325,6 +328,13 @@ def _arrange(items: tuple, deck: DeckSpec, record: RecordType, findings: Finding
                            f"{getattr(item, deck.quantity)} copies must be >= 0",
                            subject=item.label, field=deck.quantity)
         if bad:
+            return items
+        total = sum(getattr(i, deck.quantity) for i in items)
+        if total > MAX_ITEMS:
+            findings.error("manifest-quantity", deck.where.of("quantity"),
+                           f"the {deck.quantity} column adds up to {total} items, more than "
+                           f"the {MAX_ITEMS} a deck may hold", field="quantity",
+                           hint="check for a stray extra digit")
             return items
         items = tuple(i for i in items for _ in range(getattr(i, deck.quantity)))
     return _sorted(items, deck, list(record.fields), findings)

@@ -25,6 +25,9 @@ from .schema import suggest
 from .sheets import Output, Sheet
 
 DEFAULT_PAPER = "letter"
+# pnp's own templates (sheet margins, board tiles, inline icons); a project's templates/common/
+# or a game's own folder may replace any of them.
+BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
 
 
 @dataclass
@@ -95,7 +98,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER) -> Check
     run_declared_rules(rules_file, project.shown(rules_file), game, findings)
     check_printed_text(game, findings)
     renderer = checked.renderer = Renderer(
-        [project.templates / name, project.templates / "common"], game.icons,
+        [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": info}, art_folder=folder)
     for sheet in game.sheets.values():
         sheet.render(renderer)

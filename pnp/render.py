@@ -1,7 +1,7 @@
 """Render: model objects and Jinja SVG templates in; one SVG document per face out.
 
-Templates are looked up in the game's own folder first (`templates/<game>/`), then in
-`templates/common/`. Autoescape is on and undefined names are errors, so card text with `&`, `<`
+Templates are looked up in the game's own folder first (`templates/<game>/`), then in the
+project's `templates/common/`, then among pnp's built-in ones (`pnp/templates/`). Autoescape is on and undefined names are errors, so card text with `&`, `<`
 or quotes is always drawn as text and a typo in a template fails loudly.
 
 Text boxes are declared by the template with `text_box(...)`: the box, the font role, the
@@ -22,6 +22,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from .art import resolution_finding
+from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
 from .textfit import TOKEN, fit_text, tokens_in, wrap
@@ -121,6 +123,8 @@ class Renderer:
         label = getattr(item, "label", "")
         try:
             svg = self.env.get_template(template).render(card=item, **context)
+        except OutsideError:  # the machine failed (a font, the disk), not the template
+            raise
         except Exception as exc:  # a template bug, or model code a template called, failed
             where = self._template_location(template, exc)
             detail = exc.message if isinstance(exc, jinja2.TemplateError) else exc
@@ -129,6 +133,23 @@ class Renderer:
         if not self._svg_usable(svg, template, expect, label):
             return Face("", label)
         return Face(svg, label)
+
+    def exists(self, template: str, where: Location, field: str = "") -> bool:
+        """Whether `template` can be found; if not, a finding at `where` (the manifest line
+        that names it), so a typo is reported once, where it was made."""
+        try:
+            self.env.loader.get_source(self.env, template)
+            return True
+        except jinja2.TemplateNotFound:
+            folders = ", ".join(display_path(Path(d), Path.cwd()) + "/"
+                                for d in self.env.loader.searchpath[:-1])
+            self._report(where, f"template '{template}' not found", "", "template-missing",
+                         f"create it in {folders} or fix the name")
+            return False
+        except (OSError, UnicodeDecodeError) as exc:
+            self._report(where, f"template '{template}' cannot be read: {exc}", "",
+                         "template-missing", "save the template as UTF-8 text")
+            return False
 
     def _report(self, where: Location, message: str, label: str, rule: str = "template-error",
                 hint: str = "fix the template; the content was not at fault") -> None:
@@ -152,15 +173,14 @@ class Renderer:
         if expect is None:
             return True
         size = _declared_size(root)
-        where = self._source_line(template, "<svg")
         if size is None:
-            self._report(where, "the root <svg> declares no physical width and height",
+            self._report(self._source_line(template, "<svg"), "the root <svg> declares no physical width and height",
                          label, "template-size", f'declare width="{expect.width_mm:g}mm" '
                          f'height="{expect.height_mm:g}mm" and a viewBox in mm')
             return False
         if abs(size.width_mm - expect.width_mm) > SIZE_TOLERANCE_MM or \
                 abs(size.height_mm - expect.height_mm) > SIZE_TOLERANCE_MM:
-            self._report(where, f"draws {size.width_mm:g} x {size.height_mm:g} mm, but it is "
+            self._report(self._source_line(template, "<svg"), f"draws {size.width_mm:g} x {size.height_mm:g} mm, but it is "
                          f"printed at {expect.width_mm:g} x {expect.height_mm:g} mm", label,
                          "template-size", "make the template's width and height match the "
                          "size declared in game.yaml, so nothing is stretched")
@@ -175,6 +195,10 @@ class Renderer:
             return Location(template)
         lines = source.splitlines()
         wanted = rendered.strip()
+        exact = next((n for n, text in enumerate(lines, start=1) if wanted and wanted in text),
+                     0)
+        if exact:
+            return Location(filename, exact, 1)
         best, score = 0, 0.0
         for number, text in enumerate(lines, start=1):
             ratio = difflib.SequenceMatcher(None, wanted[:200], text.strip()[:200]).ratio()
@@ -182,21 +206,34 @@ class Renderer:
                 best, score = number, ratio
         return Location(filename, best, 1) if best else Location(filename)
 
-    def image(self, path: str, x_mm: float, y_mm: float, width_mm: float, height_mm: float,
-              fit: str = "xMidYMid meet") -> Markup:
-        """Draw art from the game folder (checked by the model stage) as an embedded image."""
+    def image(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
+              fit: str = "meet") -> Markup:
+        """Draw the art named by `card.<field>` (an `image` field, checked by the model stage)
+        into the box (x, y, width, height in mm), embedded in the face. Raster art too coarse
+        for the box it prints in is a warning on the card, with its effective dpi."""
         if self.art_folder is None:
             raise ValueError("this game has no art folder")
-        file = (self.art_folder / str(path)).resolve()
+        path = str(getattr(card, field))
+        file = (self.art_folder / path).resolve()
         if not file.is_relative_to(self.art_folder.resolve()):
             raise ValueError(f"'{path}' is outside the game folder")
         data = file.read_bytes()
+        x, y, width, height = box_mm
+        where = card.where.of(field) if hasattr(card, "where") else None
+        if where is not None:
+            finding = resolution_finding(data, (width, height), where, shown=path,
+                                         subject=getattr(card, "label", ""), field=field,
+                                         fit=fit)
+            if finding is not None and (where, finding.message) not in self._broken:
+                self._broken.add((where, finding.message))
+                self.findings.add(finding)
         kind = next((t for magic, t in _IMAGE_TYPES.items() if data.startswith(magic)),
                     "image/svg+xml")
         encoded = base64.b64encode(data).decode("ascii")
-        return Markup(f'<image x="{_number(x_mm)}" y="{_number(y_mm)}" '
-                      f'width="{_number(width_mm)}" height="{_number(height_mm)}" '
-                      f'preserveAspectRatio="{escape(fit)}" href="data:{kind};base64,{encoded}"/>')
+        aspect = "xMidYMid slice" if fit == "slice" else "xMidYMid meet"
+        return Markup(f'<image x="{_number(x)}" y="{_number(y)}" width="{_number(width)}" '
+                      f'height="{_number(height)}" preserveAspectRatio="{aspect}" '
+                      f'href="data:{kind};base64,{encoded}"/>')
 
     def _template_location(self, template: str, exc: Exception) -> Location:
         """The template file and line where rendering failed, as precisely as Jinja knows."""

@@ -100,9 +100,14 @@ class Validator:
     def __init__(self, shown: str, findings: Findings):
         self.shown = shown
         self.findings = findings
+        self._item: tuple[str, str] | None = None  # (label, path) of the list item being read
 
     def error(self, rule: str, node: Node, path: str, message: str, hint: str = "") -> Any:
-        self.findings.error(rule, location_of(self.shown, node), message, field=path, hint=hint)
+        subject = ""
+        if self._item and path.startswith(self._item[1]):
+            subject, path = self._item[0], path[len(self._item[1]):].lstrip(".")
+        self.findings.error(rule, location_of(self.shown, node), message, subject=subject,
+                            field=path, hint=hint)
         return INVALID
 
     def structure(self, node: Node, hint: Any, path: str) -> Any:
@@ -214,8 +219,22 @@ class Validator:
     def _sequence(self, node: Node, item: Any, path: str) -> Any:
         if not isinstance(node, SequenceNode):
             return self.error("schema-type", node, path, f"expected a list, got {_describe(node)}")
-        values = [self.structure(child, item, f"{path}[{i}]")
-                  for i, child in enumerate(node.value)]
+        label_of = getattr(item, "label_of", None)
+        values = []
+        for i, child in enumerate(node.value):
+            outer = self._item
+            if callable(label_of) and isinstance(child, MappingNode):
+                # Findings inside an item name it as a person would ('card "Ace"'), not by
+                # its index, even though the item itself could not be built.
+                raw = {k.value: v.value for k, v in child.value
+                       if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)}
+                label = label_of(raw)
+                if label:
+                    self._item = (label, f"{path}[{i}]")
+            try:
+                values.append(self.structure(child, item, f"{path}[{i}]"))
+            finally:
+                self._item = outer
         return INVALID if any(v is INVALID for v in values) else tuple(values)
 
     def _keys(self, node: MappingNode, path: str):

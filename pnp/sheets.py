@@ -73,11 +73,13 @@ class Deck:
     backs: list[Face] = field(default_factory=list)
 
     def render(self, renderer: Renderer) -> None:
-        self.fronts = [renderer.render(self.front, item, expect=self.size, deck=self)
-                       for item in self.items]
-        self.backs = [renderer.render(self.back, item, expect=self.size, deck=self)
-                      if self.back else Face("", getattr(item, "label", ""))
-                      for item in self.items]
+        def side(template: str | None, key: str) -> list[Face]:
+            if template and renderer.exists(template, self.where.of(key)):
+                return [renderer.render(template, item, expect=self.size, deck=self)
+                        for item in self.items]
+            return [Face("", getattr(item, "label", "")) for item in self.items]
+
+        self.fronts, self.backs = side(self.front, "front"), side(self.back, "back")
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings) -> list[Output]:
         layout = builtin_layouts()["home"]
@@ -132,7 +134,8 @@ class Board:
     face: Face | None = None
 
     def render(self, renderer: Renderer) -> None:
-        self.face = renderer.render(self.template, self.item, expect=self.size, board=self)
+        if renderer.exists(self.template, self.where.of("template")):
+            self.face = renderer.render(self.template, self.item, expect=self.size, board=self)
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings) -> list[Output]:
         svg = self.face.svg if self.face else ""
@@ -199,9 +202,12 @@ class Page:
                                copies=self.copies)
 
     def render(self, renderer: Renderer) -> None:
-        self.preview = self.draw(renderer, GALLERY_PAPER, 1)
+        if renderer.exists(self.template, self.where.of("template")):
+            self.preview = self.draw(renderer, GALLERY_PAPER, 1)
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings) -> list[Output]:
+        if self.preview is None:
+            return []
         size = PAPERS[paper]
         whole = Rect(0, 0, *size)
         plans = [PagePlan(size, whole, blank_svg(size),

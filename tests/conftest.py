@@ -25,41 +25,29 @@ class Result:
         return [line for line in self.err.splitlines() if line.strip()]
 
 
-def copy_project(root: Path, games: tuple[str, ...] = ("downturn",)) -> Path:
-    """Copy the shared templates and these games' content and templates under `root`.
-
-    Most tests are about one game; copying (and so checking and building) only that game keeps
-    them fast now that the project ships several.
-    """
-    shutil.copytree(REPO / "templates" / "common", root / "templates" / "common")
-    for game in games:
-        shutil.copytree(REPO / "content" / game, root / "content" / game)
-        if (REPO / "templates" / game).is_dir():
-            shutil.copytree(REPO / "templates" / game, root / "templates" / game)
-    return root
+PROJECT_GAME = "downturn"  # the game the shared `project` fixture carries
 
 
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
-    """A copy of Downturn's content and templates in a temporary folder, which is the cwd.
+    """A copy of Downturn's content and of every template in a temporary folder, the cwd.
 
-    Findings then print paths such as content/downturn/events.yaml, as for a user.
+    Findings then print paths such as content/downturn/events.yaml, as for a user. The other
+    shipped games are left out: the tests using this fixture are about Downturn and pnp itself,
+    and every `pnp check` they run would otherwise check (and draw) every game. Each kit has
+    its own module of tests; `add_game` copies a game in where a test needs it.
     """
-    copy_project(tmp_path)
+    shutil.copytree(REPO / "templates", tmp_path / "templates")
+    add_game(tmp_path, PROJECT_GAME)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
-@pytest.fixture
-def make_project(tmp_path, monkeypatch):
-    """`make_project("crunch")`: like `project`, with the named games instead of Downturn."""
-
-    def make(*games: str) -> Path:
-        copy_project(tmp_path, games)
-        monkeypatch.chdir(tmp_path)
-        return tmp_path
-
-    return make
+def add_game(project: Path, game: str) -> None:
+    """Copy one shipped game's content folder into a test project (once)."""
+    target = project / "content" / game
+    if not target.exists():
+        shutil.copytree(REPO / "content" / game, target)
 
 
 @pytest.fixture

@@ -147,18 +147,23 @@ def _device(path: Path) -> str:  # /dev/zero never ends: the size cap must hold 
     return "is not a regular file"
 
 
-def _missing(path: Path) -> str:
-    path.unlink()
-    return "file not found"
-
-
-@pytest.mark.parametrize("make", [_too_large, _folder, _pipe, _device, _missing],
+@pytest.mark.parametrize("make", [_too_large, _folder, _pipe, _device],
                          ids=lambda f: f.__name__.strip("_"))
 def test_hostile_files_give_one_line(project, run, make):
     target = project / GAME / "events.yaml"
     fragment = make(target)
     result = run("check")
     _assert_one_clean_line(result, "content/downturn/events.yaml", "", fragment)
+
+
+def test_a_missing_data_file_is_reported_where_the_manifest_names_it(project, run):
+    (project / GAME / "events.yaml").unlink()
+    result = run("check")
+    line = next(n for n, text in enumerate(
+        (project / GAME / "game.yaml").read_text(encoding="utf-8").splitlines(), 1)
+        if "file: events.yaml" in text)
+    _assert_one_clean_line(result, "content/downturn/game.yaml", f"{line}:11",
+                           "'events.yaml' is not in content/downturn/")
 
 
 @pytest.mark.parametrize("text, fragment", [

@@ -24,7 +24,7 @@ import pnp.pipeline
 from pnp.cli import main
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
 
-from conftest import copy_project
+from conftest import add_game
 
 REPO = Path(__file__).resolve().parent.parent
 SHEETS = ("--sheets", "events,banks")
@@ -72,7 +72,9 @@ def _retitle(project: Path) -> None:
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory) -> Path:
     """A project with a good earlier build, its content since changed; built once per module."""
-    root = copy_project(tmp_path_factory.mktemp("baseline"))
+    root = tmp_path_factory.mktemp("baseline")
+    shutil.copytree(REPO / "templates", root / "templates")
+    add_game(root, "downturn")  # these tests are about Downturn's sheets
     assert main(["build", "--root", str(root), *SHEETS]) == 0
     _retitle(root)
     return root
