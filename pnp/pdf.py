@@ -27,6 +27,7 @@ import cairosvg.parser
 import cairosvg.surface
 import pikepdf
 
+from .fasttext import draw_text
 from .fonts import use_bundled_fonts
 from .layout import Rect
 from .units import Size, mm_to_pt
@@ -104,6 +105,10 @@ class _PlacedSurface(cairosvg.surface.Surface):
         self.context.translate(self._offset_pt[0] / scale, self._offset_pt[1] / scale)
         self.context.scale(self._scale, self._scale)
         super().set_context_size(width, height, viewbox, tree)
+
+    def draw(self, node):
+        if not draw_text(self, node):  # a plain line of text: one call, not one per glyph
+            super().draw(node)
 
 
 def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
