@@ -16,7 +16,9 @@ from pathlib import Path
 from . import __version__
 from .findings import Findings, display_path
 from .output import commit_count, remove_stale_staging, staged_output
+from .parallel import default_jobs
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
+from .progress import Progress
 from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
 from .scaffold import ScaffoldError, new_game
 from .schema import suggest
@@ -55,6 +57,10 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    build.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                       help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
+    build.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="draw every PDF, even those whose inputs have not changed")
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
@@ -88,6 +94,13 @@ def _parser() -> argparse.ArgumentParser:
                      help="project folder to write content/ and templates/ in (default: .)")
     new.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got "
+                                         f"{text!r}")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,16 +212,21 @@ def cmd_build(args) -> int:
     for checked, _ in plan:
         remove_stale_staging(out_dir / checked.name)
     started = time.perf_counter()
-    with staged_output() as staging:
+    jobs = args.jobs or default_jobs()
+    with staged_output() as staging, Progress("pnp build") as progress:
         written = [path for checked, decks in plan
-                   for path in build_game(checked, decks, out_dir, staging)]
+                   for path in build_game(checked, decks, out_dir, staging, jobs=jobs,
+                                          cache=args.cache, progress=progress.update)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
     elapsed = time.perf_counter() - started
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")
-    print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s",
-          file=sys.stderr)
+    total = sum(len(checked.outputs.get(sheet.name, [])) for checked, decks in plan
+                for sheet in decks)
+    unchanged = total - len(written)
+    print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s"
+          + (f"; {unchanged} unchanged" if unchanged else ""), file=sys.stderr)
     return EXIT_OK
 
 

@@ -1,0 +1,123 @@
+"""Parallel drawing: the PDFs a build must draw (page plans and metadata) in; their bytes out,
+drawn in worker processes.
+
+Each PDF is split into parts that do not depend on how many workers there are: a small PDF is
+one part, a large deck's pages are cut into parts of about PART_PAGES pages, each drawn to a
+PDF of its own by cairo and joined in order by pikepdf before the page boxes and metadata are
+added. `-j 1` draws the same parts, one after another in this process, so every build gives
+the same bytes whatever its `-j`.
+
+Workers are forked after the game is checked and are given only the index of a part: the plans
+are plain data already in their memory, so nothing of the model (whose dataclasses are made at
+run time and cannot be pickled) crosses a process boundary; only PDF bytes come back. Workers
+ignore Ctrl-C: the parent stops them and the build is discarded as a whole.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from .pdf import DocumentInfo, PagePlan, draw_pages, finish_document
+
+PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
+
+
+@dataclass(frozen=True)
+class Job:
+    """One PDF to draw; `name` is what progress shows."""
+
+    name: str
+    plans: Sequence[PagePlan]
+    document: DocumentInfo
+
+
+def default_jobs() -> int:
+    """Worker processes when none are asked for: the CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def split(pages: int) -> list[range]:
+    """The page ranges a PDF of `pages` pages is drawn in (the same for any -j)."""
+    parts = max(1, math.ceil(pages / PART_PAGES))
+    size = math.ceil(pages / parts)
+    # Keep a fronts page and its backs page in one part (they come in pairs).
+    size += size % 2 if parts > 1 else 0
+    return [range(start, min(start + size, pages)) for start in range(0, pages, size)]
+
+
+_PARTS: list[tuple[int, range]] = []  # (job, pages): set before the workers are forked
+_JOBS: list[Job] = []
+
+
+def _draw_part(index: int) -> bytes:
+    job, pages = _PARTS[index]
+    return draw_pages(list(_JOBS[job].plans[pages.start:pages.stop]))
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
+
+
+def render_all(jobs: list[Job], workers: int, progress: Progress | None = None) -> list[bytes]:
+    """Every job's PDF bytes, in order, drawn by `workers` processes (1: in this one)."""
+    global _PARTS, _JOBS
+    parts = [(n, pages) for n, job in enumerate(jobs) for pages in split(len(job.plans))]
+    total = sum(len(pages) for _, pages in parts)
+    drawn: dict[int, bytes] = {}
+    done = 0
+
+    def finished(index: int, data: bytes) -> None:
+        nonlocal done
+        drawn[index] = data
+        done += len(parts[index][1])
+        if progress:
+            progress(done, total)
+
+    _PARTS, _JOBS = parts, jobs
+    try:
+        workers = min(workers, len(parts))
+        if workers <= 1 or multiprocessing.get_start_method(allow_none=True) not in (
+                None, "fork") or "fork" not in multiprocessing.get_all_start_methods():
+            for index in range(len(parts)):
+                finished(index, _draw_part(index))
+        else:
+            _draw_in_workers(parts, workers, finished)
+    finally:
+        _PARTS, _JOBS = [], []
+    results = []
+    for n, job in enumerate(jobs):
+        pieces = [drawn[i] for i, (owner, _) in enumerate(parts) if owner == n]
+        results.append(finish_document(pieces, list(job.plans), job.document))
+    return results
+
+
+def _draw_in_workers(parts, workers: int, finished) -> None:
+    context = multiprocessing.get_context("fork")
+    # The largest parts first, so no worker is left drawing a big one alone at the end.
+    order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker)
+    try:
+        pending = {pool.submit(_draw_part, index): index for index in order}
+        while pending:
+            complete, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in complete:
+                finished(pending.pop(future), future.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
+    pool.shutdown()
