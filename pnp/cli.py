@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__
+from . import __version__, quick
 from .errors import OutsideError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
@@ -21,7 +21,7 @@ from .output import commit_count, remove_stale_staging, staged_output
 from .parallel import default_jobs
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .progress import Progress
-from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
+from .proof import MANIFEST, PROOF_DIR, gallery_cards, record_faces, write_proof
 from .scaffold import ScaffoldError, new_game
 from .schema import suggest
 from .units import PAPERS
@@ -194,9 +194,16 @@ def _summary(findings: Findings) -> str:
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 
+def _quick(args, command: str, **extra):
+    """The options and input key under which this run's answer is remembered (pnp.quick)."""
+    chosen = quick.options(command, args.root, args.game, args.paper, args.strict, **extra)
+    return chosen, quick.inputs_key(chosen)
+
+
 def cmd_check(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
+    remembered = _quick(args, "check", format=args.format)
     started = time.perf_counter()
     for name in names:
         findings.extend(check_game(project, name, args.paper).findings)
@@ -208,17 +215,23 @@ def cmd_check(args) -> int:
             "ok": not _failed(findings, args.strict),
             "findings": [f.as_dict() for f in findings.sorted()],
         }
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        stdout, stderr = json.dumps(report, indent=2, ensure_ascii=False) + "\n", ""
     else:
-        _print_findings(findings)
-        print(f"pnp check: {', '.join(names)}: {_summary(findings)} ({elapsed:.2f} s)",
-              file=sys.stderr)
-    return EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
+        stdout = ""
+        stderr = "".join(f"{finding.format()}\n" for finding in findings.sorted()) + \
+            f"pnp check: {', '.join(names)}: {_summary(findings)} ({{elapsed}} s)\n"
+    sys.stdout.write(stdout)
+    sys.stderr.write(stderr.replace("{elapsed}", f"{elapsed:.2f}"))
+    code = EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
+    quick.remember(*remembered, code, stdout, stderr)
+    return code
 
 
 def cmd_build(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
+    remembered = _quick(args, "build", sheets=args.sheets, out=args.out)
+    quick.forget(remembered[0])  # until this build has finished
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
     checked_games = []
@@ -259,6 +272,13 @@ def cmd_build(args) -> int:
     unchanged = total - len(written)
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s"
           + (f"; {unchanged} unchanged" if unchanged else ""), file=sys.stderr)
+    if args.cache:
+        made = [out_dir / checked.name / output.file_name for checked, decks in plan
+                for sheet in decks for output in checked.outputs.get(sheet.name, [])]
+        made += [out_dir / checked.name / PROOF_DIR / MANIFEST for checked, _ in plan]
+        quick.remember(*remembered, EXIT_OK, "", "".join(
+            f"{finding.format()}\n" for finding in findings.sorted()) +
+            f"pnp build: 0 PDFs in {{elapsed}} s; {len(made) - len(plan)} unchanged\n", made)
     return EXIT_OK
 
 
