@@ -85,6 +85,24 @@ def _parser() -> argparse.ArgumentParser:
                        help="output folder (default: output/ in the project)")
     proof.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
+    watch = commands.add_parser(
+        "watch", parents=[common], help="check and rebuild on every saved change",
+        description="Build, then watch content/ and templates/: on every saved change, print "
+                    "the findings and rebuild the PDFs that changed. Ctrl-C stops.")
+    watch.add_argument("--sheets", default="all",
+                       help="comma-separated sheet names, or 'all' (default)")
+    watch.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                       help="paper size (default: letter)")
+    watch.add_argument("--out", type=Path, default=None,
+                       help="output folder (default: output/ in the project)")
+    watch.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    watch.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                       help="draw PDFs in N processes (default: the CPU count)")
+    watch.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="draw every PDF on every change")
+    watch.add_argument("--proof", action="store_true",
+                       help="also write the proof gallery on every change")
+
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
 
@@ -346,5 +364,25 @@ See docs/your-own-game.md for a walk-through.""")
     return EXIT_OK
 
 
+def cmd_watch(args) -> int:
+    from .watch import watch_project
+
+    proof_args = argparse.Namespace(**vars(args), card=None, png=False, changed=False,
+                                    dpi=150)
+
+    def rebuild() -> int:
+        try:
+            code = cmd_build(args)
+            if args.proof:
+                code = max(code, cmd_proof(proof_args))
+            return code
+        except UsageError as exc:
+            print(f"pnp: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+
+    _games(Project(args.root), args)  # no game at all is a usage error now, not each round
+    return watch_project(args.root, rebuild)
+
+
 COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "new": cmd_new,
-            "proof": cmd_proof}
+            "proof": cmd_proof, "watch": cmd_watch}
