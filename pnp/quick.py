@@ -11,7 +11,8 @@ package, the installed distributions' names and versions, the Python version, th
 folder (findings name files relative to it), SOURCE_DATE_EPOCH and the options. A build's
 answer is reused only while every file it wrote is still there, byte for byte. Anything not
 recognised here (another command, an unusual option, `--no-cache`) simply runs pnp.
-The records live in the output folder's `.pnp-cache/`; deleting it is always safe.
+A build's record lives in its output folder's `.pnp-cache/`, a check's in the user's cache
+folder (a check writes nothing in the project); deleting either is always safe.
 """
 
 from __future__ import annotations
@@ -129,10 +130,20 @@ def inputs_key(chosen: dict) -> str:
     return digest.hexdigest()
 
 
+def cache_home() -> Path:
+    """pnp's folder in the user's cache: `$PNP_CACHE_DIR`, else `$XDG_CACHE_HOME/pnp`, else
+    `~/.cache/pnp`."""
+    return Path(os.environ.get("PNP_CACHE_DIR") or (
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"))
+
+
 def _record_path(chosen: dict) -> Path:
-    folder = Path(chosen["out"]) if chosen["command"] == "build" else \
-        Path(chosen["root"]) / "output"
-    return folder / RECORD_DIR / f"{chosen['command']}.json"
+    """A build's record lives beside its PDFs; a check writes nothing in the project, so its
+    record lives in the user's cache, one per project and options."""
+    if chosen["command"] == "build":
+        return Path(chosen["out"]) / RECORD_DIR / "build.json"
+    name = hashlib.sha256(json.dumps(chosen, sort_keys=True).encode()).hexdigest()[:24]
+    return cache_home() / "checks" / f"{name}.json"
 
 
 def _digest(path: Path) -> str | None:
