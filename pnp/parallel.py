@@ -23,6 +23,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from .fonts import use_bundled_fonts
 from .pdf import DocumentInfo, PagePlan, draw_pages, finish_document
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
@@ -59,8 +60,13 @@ _JOBS: list[Job] = []
 
 
 def _draw_part(index: int) -> bytes:
+    """A part's drawing; a PDF drawn in one part is finished here too, in the worker."""
     job, pages = _PARTS[index]
-    return draw_pages(list(_JOBS[job].plans[pages.start:pages.stop]))
+    plans = list(_JOBS[job].plans)
+    drawn = draw_pages(plans[pages.start:pages.stop])
+    if len(pages) == len(plans):
+        return finish_document([drawn], plans, _JOBS[job].document)
+    return drawn
 
 
 def _quiet_worker() -> None:
@@ -100,12 +106,14 @@ def render_all(jobs: list[Job], workers: int, progress: Progress | None = None) 
     results = []
     for n, job in enumerate(jobs):
         pieces = [drawn[i] for i, (owner, _) in enumerate(parts) if owner == n]
-        results.append(finish_document(pieces, list(job.plans), job.document))
+        results.append(pieces[0] if len(pieces) == 1 else
+                       finish_document(pieces, list(job.plans), job.document))
     return results
 
 
 def _draw_in_workers(parts, workers: int, finished) -> None:
     context = multiprocessing.get_context("fork")
+    use_bundled_fonts()  # once, before the fork, rather than once in every worker
     # The largest parts first, so no worker is left drawing a big one alone at the end.
     order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker)
