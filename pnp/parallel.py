@@ -69,9 +69,14 @@ def _draw_part(index: int) -> bytes:
     return drawn
 
 
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
 def _quiet_worker() -> None:
+    """A worker ignores Ctrl-C and dies of SIGTERM; both were held while it was forked."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
@@ -117,15 +122,24 @@ def _draw_in_workers(parts, workers: int, finished) -> None:
     # The largest parts first, so no worker is left drawing a big one alone at the end.
     order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker)
+    processes = []
     try:
-        pending = {pool.submit(_draw_part, index): index for index in order}
+        # The workers are forked on the first submit: Ctrl-C and SIGTERM are held meanwhile,
+        # so a signal never lands in a half-made worker; it reaches this process afterwards.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            pending = {pool.submit(_draw_part, index): index for index in order}
+            processes = list((pool._processes or {}).values())
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         while pending:
             complete, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in complete:
                 finished(pending.pop(future), future.result())
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in list(getattr(pool, "_processes", {}).values()):
+        for process in processes:
             process.terminate()
+        # Waits only for the pool's own thread to see its workers gone.
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
