@@ -249,7 +249,6 @@ def cmd_build(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
     remembered = _quick(args, "build", sheets=args.sheets, out=args.out)
-    quick.forget(remembered[0])  # until this build has finished
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
     checked_games = []

@@ -9,7 +9,9 @@ The answer is keyed by a SHA-256 over everything the command reads: every file o
 content/ and templates/ folders, every file of pnp itself, of each installed rules plug-in's
 package, the installed distributions' names and versions, the Python version, the working
 folder (findings name files relative to it), SOURCE_DATE_EPOCH and the options. A build's
-answer is reused only while every file it wrote is still there, byte for byte. Anything not
+answer is reused only while every file it wrote is still there, byte for byte. A record is
+never wrong, only unused: it names the inputs it answers for, so a failed or interrupted build
+leaves the last record beside the last PDFs, both still true of each other. Anything not
 recognised here (another command, an unusual option, `--no-cache`) simply runs pnp.
 A build's record lives in its output folder's `.pnp-cache/`, a check's in the user's cache
 folder (a check writes nothing in the project); deleting either is always safe.
@@ -160,20 +162,13 @@ def remember(chosen: dict, key: str, code: int, stdout: str, stderr: str,
     record = {"format": FORMAT, "key": key, "code": code, "stdout": stdout, "stderr": stderr,
               "files": {str(p.resolve()): _digest(p) for p in files}}
     path = _record_path(chosen)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         temporary.write_text(json.dumps(record), encoding="utf-8")
         os.replace(temporary, path)
     except OSError:
-        pass
-
-
-def forget(chosen: dict) -> None:
-    try:
-        _record_path(chosen).unlink()
-    except OSError:
-        pass
+        temporary.unlink(missing_ok=True)
 
 
 def answer(argv: list[str]) -> int | None:
