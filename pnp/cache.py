@@ -14,6 +14,7 @@ killed one leaves a record that is still true of every file it names.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -64,15 +65,30 @@ def output_key(plans, document) -> str:
     digest.update(_fonts())
     digest.update(f"SOURCE_DATE_EPOCH={os.environ.get('SOURCE_DATE_EPOCH', '').strip()}\0"
                   .encode())
-    digest.update(repr(document).encode())
+    _update(digest, document)
     for plan in plans:
-        digest.update(f"\0page {plan.paper!r} {plan.trim!r}\0".encode())
-        digest.update(plan.furniture.encode())
-        for placed in plan.placements:
-            digest.update(f"\0place {placed.x_mm!r} {placed.y_mm!r} {placed.clip!r} "
-                          f"{placed.scale!r}\0".encode())
-            digest.update(placed.svg.encode())
+        _update(digest, plan)
     return digest.hexdigest()
+
+
+def _update(digest, value) -> None:
+    """Every field of a plan, placement or document, whatever fields they gain later: text
+    as it is (faces are long), anything else by its repr."""
+    if isinstance(value, str):
+        digest.update(b"s%d:" % len(value) + value.encode("utf-8", "surrogatepass"))
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        digest.update(f"<{type(value).__qualname__}".encode())
+        for item in dataclasses.fields(value):
+            digest.update(f" {item.name}=".encode())
+            _update(digest, getattr(value, item.name))
+        digest.update(b">")
+    elif isinstance(value, (tuple, list)):
+        digest.update(b"[")
+        for item in value:
+            _update(digest, item)
+        digest.update(b"]")
+    else:
+        digest.update(repr(value).encode())
 
 
 def file_digest(path: Path) -> str | None:

@@ -203,3 +203,21 @@ def test_an_interrupted_cached_build_leaves_a_usable_cache_and_the_old_pdfs(proj
     _no_drawing(monkeypatch)
     result = run("build", *sheets)  # ... and then neither
     assert result.code == 0 and "wrote" not in result.out, result.err
+
+
+def test_the_key_covers_every_field_of_a_plan():
+    from pnp.layout import Rect
+    from pnp.pdf import DocumentInfo, PagePlan, Placement
+    from pnp.units import Size
+
+    def key(**changes):
+        placed = Placement(1, 2, "<svg/>", **changes.pop("placement", {}))
+        plan = PagePlan(**{"paper": Size(100, 50), "trim": Rect(0, 0, 100, 50),
+                           "furniture": "<svg/>", "placements": (placed,), **changes})
+        return pnp.cache.output_key([plan], DocumentInfo("t", "a", "s"))
+
+    keys = [key(), key(paper=Size(100, 51)), key(trim=Rect(0, 0, 99, 50)),
+            key(furniture="<svg />"), key(placement={"clip": Rect(0, 0, 1, 1)}),
+            key(placement={"scale": 0.5}), key(placements=())]
+    assert len(set(keys)) == len(keys)
+    assert key() == key()
