@@ -27,6 +27,7 @@ from .fonts import use_bundled_fonts
 from .pdf import DocumentInfo, PagePlan, draw_pages, finish_document
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
+MIN_PAGES_FOR_WORKERS = 16  # fewer pages are drawn sooner than workers are started
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,11 @@ class Job:
 
 
 def default_jobs() -> int:
-    """Worker processes when none are asked for: the CPUs this process may use."""
+    """Worker processes when none are asked for: `PNP_JOBS` if set, else the CPUs this
+    process may use."""
+    chosen = os.environ.get("PNP_JOBS", "").strip()
+    if chosen.isdigit() and int(chosen) > 0:
+        return int(chosen)
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
@@ -100,7 +105,7 @@ def render_all(jobs: list[Job], workers: int, progress: Progress | None = None) 
     _PARTS, _JOBS = parts, jobs
     try:
         workers = min(workers, len(parts))
-        if workers <= 1 or multiprocessing.get_start_method(allow_none=True) not in (
+        if workers <= 1 or total < MIN_PAGES_FOR_WORKERS or multiprocessing.get_start_method(allow_none=True) not in (
                 None, "fork") or "fork" not in multiprocessing.get_all_start_methods():
             for index in range(len(parts)):
                 finished(index, _draw_part(index))

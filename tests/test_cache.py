@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -53,10 +54,24 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 def test_two_processes_write_the_bytes_one_process_writes(poker, run, monkeypatch):
     monkeypatch.setattr(pnp.parallel, "PART_PAGES", 4)  # 12 pages: drawn in 3 parts
+    monkeypatch.setattr(pnp.parallel, "MIN_PAGES_FOR_WORKERS", 0)
     assert [len(r) for r in pnp.parallel.split(12)] == [4, 4, 4]
+    drawers = poker / "drawers.txt"
+    real = pnp.parallel.draw_pages
+
+    def noting_who_draws(plans):
+        with drawers.open("a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return real(plans)
+
+    monkeypatch.setattr(pnp.parallel, "draw_pages", noting_who_draws)
     one = run("build", "-j", "1", "--no-cache", "--out", "one")
+    assert set(drawers.read_text().split()) == {str(os.getpid())}
+    drawers.unlink()
     two = run("build", "-j", "2", "--no-cache", "--out", "two")
     assert one.code == 0 and two.code == 0, one.err + two.err
+    pids = drawers.read_text().split()
+    assert len(pids) == 3 and str(os.getpid()) not in pids  # drawn by workers
     first, second = (poker / name / "poker/cards-letter.pdf" for name in ("one", "two"))
     assert first.read_bytes() == second.read_bytes()
     with pdfplumber.open(second) as pdf:  # the parts were joined in order, every page kept
