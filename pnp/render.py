@@ -42,6 +42,7 @@ class Face:
 
     svg: str
     label: str
+    stamp: str = ""  # the face's version stamp (pnp.stamps), when it has one
 
 
 def _number(value: float) -> str:
