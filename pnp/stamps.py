@@ -100,7 +100,7 @@ def stamp_element(stamp: str, size: Size) -> str:
     font_mm = min(1.6, short * 0.09)
     return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm - inset_x)}" '
             f'y="{_number(size.height_mm - inset_y)}" text-anchor="end" '
-            f'font-family="Roboto Condensed" font-weight="400" '
+            f'font-family="Roboto Condensed" font-weight="normal" '
             f'font-size="{_number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
 
 
