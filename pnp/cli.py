@@ -232,6 +232,10 @@ def cmd_build(args) -> int:
         for checked, _ in plan:
             record_build(checked, out_dir, staging, paper=args.paper,
                          git=git_head(project.root))
+    for checked, _ in plan:  # an earlier reprint is out of date once nothing needs one
+        stale = out_dir / checked.name / f"reprint-{args.paper}.pdf"
+        if checked.name in baselines and stale not in written:
+            stale.unlink(missing_ok=True)
     elapsed = time.perf_counter() - started
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")

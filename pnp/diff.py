@@ -4,7 +4,7 @@ out.
 A card is a sheet's item (a deck's card with its front and back, a board, a page), matched by
 sheet and label. It is added, removed, or changed when any of its faces' SVG differs; a changed
 card names the fields whose values differ (`bank "Dixie Bank": dividend 3 -> 4`; long text just
-`effect changed`), or the face when only its template changed.
+`effect changed`), or the face alone when only its template or other data it draws changed.
 
 The visual proof shows each changed card's faces old and new side by side, the changed areas
 marked: both faces are rasterised at a low resolution (their stamps blanked, which always
@@ -59,8 +59,8 @@ class Change:
         if self.kind != "changed":
             return f"{self.label}: {self.kind}"
         parts = [f.describe() for f in self.fields]
-        if not parts:
-            parts = [f"{' and '.join(self.sides)} changed (template)"]
+        if not parts:  # its template changed, or other data it draws (a board's banks)
+            parts = [f"{' and '.join(self.sides)} changed"]
         return f"{self.label}: {', '.join(parts)}"
 
 

@@ -34,7 +34,7 @@ STAMP_PREFIX = "v"
 STAMP_CLASS = "pnp-stamp"  # the element pnp adds, so the visual diff can leave it out
 # The stamp's corner: inside a card's 3 mm safe zone and clear of a frame drawn at its edge
 # (rounded corners included); smaller pieces use a fraction of their side.
-INSET_X_MM, INSET_Y_MM = 4.5, 3.2
+INSET_X_MM, INSET_Y_MM = 4.5, 3.6
 STAMP_FILL = "#8a8a8a"
 
 _templates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
