@@ -1,11 +1,12 @@
 """Build history: a checked game in; a record of what every face of a build was, out.
 
-Each successful build writes `output/<game>/history/builds/NNNN.json`, numbered from 1: for
-every face its sheet, label, side, version stamp, the hash of its SVG and the item's field
-values. The SVG itself is kept once per distinct face under `history/faces/<hash>.svg`, so an
-old face can be shown beside the new one without the old content. Plain files beside the PDFs,
-written through `output.Staging` with them: a build's record appears together with its PDFs or
-not at all.
+Each successful build writes `output/<game>/history/builds/NNNN.json.xz`, numbered from 1:
+JSON (xz-compressed; `xz -dc` reads it) holding for every face its sheet, label, side, version
+stamp, the hash of its SVG and the item's field values, and every distinct SVG once, so an old
+face can be shown beside the new one without the old content. A game's faces repeat one
+template many times, so a record of Downturn's 600 faces takes about 25 KB. Plain files beside
+the PDFs, written through `output.Staging` with them: a build's record appears together with
+its PDFs or not at all.
 
 `pnp diff` and `pnp build --reprint` compare the faces of now with a build's record (the last
 one by default) or with the content of a git commit, drawn afresh.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import lzma
 import subprocess
 import tarfile
 import tempfile
@@ -28,7 +30,7 @@ from .stamps import plain
 
 HISTORY_DIR = "history"
 BUILDS_DIR = "builds"
-FACES_DIR = "faces"
+RECORD_SUFFIX = ".json.xz"
 RECORD_VERSION = 1
 
 
@@ -40,7 +42,7 @@ class FaceRecord:
     label: str  # how findings and the proof name the item; `#2` when two items share one
     side: str  # front, back, board or page
     stamp: str
-    svg_hash: str  # sha256 of the face's SVG; '' when it was not drawn
+    svg_hash: str  # the start of the sha256 of the face's SVG; '' when it was not drawn
     fields: Any = None  # the item's data (plain JSON)
     size_mm: tuple[float, float] = (0.0, 0.0)
     kind: str = "deck"  # deck, board or page
@@ -68,8 +70,11 @@ class NoBaseline(Exception):
     """Nothing to compare with: the message says why, in one line."""
 
 
+SVG_HASH_CHARS = 16  # 64 bits tell faces apart; a full hash would be most of a record's size
+
+
 def svg_hash(svg: str) -> str:
-    return hashlib.sha256(svg.encode("utf-8")).hexdigest() if svg else ""
+    return hashlib.sha256(svg.encode("utf-8")).hexdigest()[:SVG_HASH_CHARS] if svg else ""
 
 
 def snapshot_of(checked, description: str = "now") -> Snapshot:
@@ -131,19 +136,16 @@ def build_numbers(out_dir: Path, game: str) -> list[int]:
     folder = history_dir(out_dir, game) / BUILDS_DIR
     if not folder.is_dir():
         return []
-    return sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit())
+    return sorted(int(p.name[:-len(RECORD_SUFFIX)]) for p in folder.glob("*" + RECORD_SUFFIX)
+                  if p.name[:-len(RECORD_SUFFIX)].isdigit())
 
 
 def record_build(checked, out_dir: Path, staging: Staging, *, paper: str,
                  git: str = "") -> int:
-    """Stage the record of this build and the SVGs of faces not kept yet; its number."""
+    """Stage the record of this build, with its faces' SVGs; its number."""
     folder = history_dir(out_dir, checked.name)
     number = max(build_numbers(out_dir, checked.name), default=0) + 1
     snapshot = snapshot_of(checked)
-    for digest, svg in snapshot.svgs.items():
-        destination = folder / FACES_DIR / f"{digest}.svg"
-        if not destination.exists():
-            staging.write(destination, svg.encode("utf-8"))
     record = {
         "version": RECORD_VERSION,
         "build": number,
@@ -151,31 +153,33 @@ def record_build(checked, out_dir: Path, staging: Staging, *, paper: str,
         "paper": paper,
         "git": git,
         "faces": [asdict(face) for face in snapshot.faces],
+        "svgs": snapshot.svgs,
     }
     text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
-    staging.write(folder / BUILDS_DIR / f"{number:04d}.json", text.encode("utf-8"))
+    staging.write(record_path(out_dir, checked.name, number),
+                  lzma.compress(text.encode("utf-8"), preset=9))
     return number
+
+
+def record_path(out_dir: Path, game: str, number: int) -> Path:
+    return history_dir(out_dir, game) / BUILDS_DIR / f"{number:04d}{RECORD_SUFFIX}"
+
+
+def read_record(path: Path) -> dict:
+    return json.loads(lzma.decompress(path.read_bytes()).decode("utf-8"))
 
 
 def load_build(out_dir: Path, game: str, number: int) -> Snapshot:
     """A recorded build's faces, with whatever of their SVGs the history keeps."""
-    folder = history_dir(out_dir, game)
-    path = folder / BUILDS_DIR / f"{number:04d}.json"
+    path = record_path(out_dir, game, number)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_record(path)
         faces = [FaceRecord(**{**face, "size_mm": tuple(face.get("size_mm", (0, 0)))})
                  for face in data["faces"]]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        svgs = {k: v for k, v in data.get("svgs", {}).items() if isinstance(v, str)}
+    except (OSError, ValueError, KeyError, TypeError, lzma.LZMAError) as exc:
         raise NoBaseline(f"the record of build {number} ({path}) cannot be read: {exc}") \
             from None
-    svgs = {}
-    for face in faces:
-        if face.svg_hash and face.svg_hash not in svgs:
-            try:
-                svgs[face.svg_hash] = (folder / FACES_DIR / f"{face.svg_hash}.svg").read_text(
-                    encoding="utf-8")
-            except OSError:
-                pass  # the list still compares; the visual proof shows the face as missing
     return Snapshot(f"build {number}", faces, svgs)
 
 
@@ -247,4 +251,4 @@ def git_head(root: Path) -> str:
 
 
 __all__ = ["FaceRecord", "Snapshot", "NoBaseline", "snapshot_of", "record_build", "load_build",
-           "baseline", "build_numbers", "git_head"]
+           "baseline", "build_numbers", "git_head", "read_record", "record_path"]

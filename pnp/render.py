@@ -108,6 +108,7 @@ class Renderer:
         self.env.globals["line_count"] = line_count
         self.env.globals["image"] = self.image
         self.env.globals["icons"] = icons
+        self.env.globals["stamp"] = ""  # a face's version stamp, given by pnp.stamps
         self.icons = icons
         self.info = globals_.get("info")
         self.art_folder = art_folder

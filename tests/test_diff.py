@@ -48,8 +48,11 @@ def edit_three_cards(project: Path) -> None:
 
 
 def records(project: Path) -> list[dict]:
+    """The build records, read with the xz command line tool."""
     folder = project / OUT / "history" / "builds"
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+    return [json.loads(subprocess.run(["xz", "-dc", str(p)], capture_output=True,
+                                      check=True).stdout)
+            for p in sorted(folder.glob("*.json.xz"))]
 
 
 def stamps_of(record: dict) -> dict[tuple[str, str, str], str]:
@@ -128,8 +131,7 @@ def test_stamps_false_prints_no_stamps_but_still_records_them(project, run):
 def test_a_template_without_a_stamp_gets_one_in_the_corner(project, run):
     template = project / "templates/downturn/bank-front.svg.j2"
     text = template.read_text(encoding="utf-8")
-    template.write_text(re.sub(r"\{% if stamp %\}.*?\{% endif %\}\n", "", text),
-                        encoding="utf-8")
+    template.write_text(re.sub(r".*\{\{ stamp \}\}.*\n", "", text), encoding="utf-8")
     build(run)
     with pdfplumber.open(project / OUT / "banks-letter.pdf") as pdf:
         page = pdf.pages[0]
