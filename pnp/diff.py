@@ -251,7 +251,6 @@ h1 { margin: 0 0 .3rem; } .summary { margin: 0 0 1rem; }
   margin: 0 0 1rem; }
 .change.added { border-color: #2e7d32; } .change.removed { border-color: #8a6d00; }
 .change h2 { font-size: 1rem; margin: 0 0 .4rem; }
-.fields { margin: 0 0 .5rem; padding-left: 1.2rem; font-size: .9rem; }
 .pair { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; margin: 0 0 .5rem; }
 .side { margin: 0; }
 .side figcaption { font-size: .8rem; color: #555; }
@@ -273,12 +272,6 @@ and the new one (right).</p>
 <section class="change {{ change.kind }}" data-label="{{ change.label }}"
  data-kind="{{ change.kind }}">
 <h2>{{ change.text }}</h2>
-{% if change.fields %}
-<ul class="fields">
-{% for f in change.fields %}<li>{{ f }}</li>
-{% endfor %}
-</ul>
-{% endif %}
 {% for face in change.faces %}
 <div class="pair" data-side="{{ face.side }}">
 {% for which, svg in (("old", face.old), ("new", face.new)) %}
@@ -323,7 +316,7 @@ def diff_html(title: str, since: str, changes: list[Change],
                 "areas": face.areas,
             })
         shown.append({"kind": change.kind, "label": change.label, "text": change.describe(),
-                      "fields": [f.describe() for f in change.fields], "faces": rows})
+                      "faces": rows})
     return _PAGE.render(title=title, since=since, changes=shown, fonts=list(FACES.values()),
                         summary=summary(changes))
 

@@ -96,7 +96,9 @@ def render_stamped(renderer: Renderer, template: str, item: Any, expect: Size,
 def stamp_element(stamp: str, size: Size) -> str:
     """The stamp as SVG text in the face's own mm units: bottom right, inside the safe zone."""
     short = min(size.width_mm, size.height_mm)
-    inset_x, inset_y = min(INSET_X_MM, short * 0.1), min(INSET_Y_MM, short * 0.08)
+    # A whole page or a board keeps clear of the margin a home printer cannot print.
+    inset_x = max(min(INSET_X_MM, short * 0.1), short * 0.03)
+    inset_y = max(min(INSET_Y_MM, short * 0.08), short * 0.03)
     font_mm = min(1.6, short * 0.09)
     return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm - inset_x)}" '
             f'y="{_number(size.height_mm - inset_y)}" text-anchor="end" '
