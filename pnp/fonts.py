@@ -91,20 +91,6 @@ def require_fonts() -> None:
         metrics(role)
 
 
-def missing_glyphs(text: str, role: str = "body") -> list[str]:
-    """The characters of `text` that the font of `role` cannot draw, each once, sorted.
-
-    For every string that is printed outside a fitted text box (titles, attributions, notes,
-    sheet furniture): what is not in the font prints as an empty box.
-    """
-    return metrics(role).missing(text)
-
-
-def describe_glyphs(chars: list[str]) -> str:
-    """"'😀' (U+1F600)" for each character, joined: the wording of a glyph-missing finding."""
-    return ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
-
-
 @cache
 def use_bundled_fonts() -> None:
     """Make fontconfig (and so cairo and cairosvg) see the bundled fonts and nothing else."""
