@@ -89,13 +89,21 @@ def render_stamped(renderer: Renderer, template: str, item: Any, expect: Size,
     face = renderer.render(template, item, expect=expect, stamp=shown, **context)
     svg = face.svg
     if svg and shown and shown not in svg:
-        svg = add_stamp(svg, shown, expect)
+        owner = context.get("deck")
+        svg = add_stamp(svg, shown, expect, round_piece=getattr(owner, "shape", "") == "round")
     return dataclasses.replace(face, svg=svg, stamp=stamp)
 
 
-def stamp_element(stamp: str, size: Size) -> str:
-    """The stamp as SVG text in the face's own mm units: bottom right, inside the safe zone."""
+def stamp_element(stamp: str, size: Size, round_piece: bool = False) -> str:
+    """The stamp as SVG text in the face's own mm units: bottom right, inside the safe zone;
+    on a round piece, bottom centre, inside the circle."""
     short = min(size.width_mm, size.height_mm)
+    if round_piece:
+        font_mm = min(1.6, short * 0.08)
+        return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm / 2)}" '
+                f'y="{_number(size.height_mm - short * 0.12)}" text-anchor="middle" '
+                f'font-family="Roboto Condensed" font-weight="normal" '
+                f'font-size="{_number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
     # A whole page or a board keeps clear of the margin a home printer cannot print.
     inset_x = max(min(INSET_X_MM, short * 0.1), short * 0.03)
     inset_y = max(min(INSET_Y_MM, short * 0.08), short * 0.03)
@@ -112,14 +120,14 @@ _VIEWBOX = re.compile(r'\bviewBox="\s*([-0-9.eE]+)[\s,]+([-0-9.eE]+)[\s,]+([0-9.
 PX_PER_MM = 96 / 25.4  # SVG user units without a viewBox are CSS pixels
 
 
-def add_stamp(svg: str, stamp: str, size: Size) -> str:
+def add_stamp(svg: str, stamp: str, size: Size, round_piece: bool = False) -> str:
     """`svg` with the stamp drawn last, just before the root's closing tag, in mm from the
     face's top-left corner whatever units the template's viewBox uses."""
     end = svg.rfind("</svg>")
     root = _ROOT.search(svg)
     if end < 0 or root is None:
         return svg
-    element = stamp_element(stamp, size)
+    element = stamp_element(stamp, size, round_piece)
     box = _VIEWBOX.search(root.group(0))
     x, y, sx, sy = 0.0, 0.0, PX_PER_MM, PX_PER_MM
     if box:

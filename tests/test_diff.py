@@ -302,3 +302,54 @@ def test_visual_diff_marks_the_changed_area_of_the_right_card(scenario, browser)
         assert title and not any(overlaps(m, t) for m in marks for t in title)
         assert len(boxes(label, "old", "rect.mark")) == len(marks)  # the old face too
     page.close()
+
+
+def test_reprint_of_a_deck_without_backs_keeps_fronts_on_the_front_of_a_sheet(tmp_path, run):
+    """Debtors: a card printed twice (a quantity column) and round tokens with no backs."""
+    shutil.copytree(REPO / "tests/data/games/debtors", tmp_path, dirs_exist_ok=True)
+    root = ["--root", str(tmp_path)]
+    assert run("build", *root).code == 0
+    edit(tmp_path / "content/debtors/cards.csv", "Every other player pays you one coin.",
+         "Every other player pays you two coins.")
+    edit(tmp_path / "templates/debtors/token-front.svg.j2", '"red": "#c62828"',
+         '"red": "#b71c1c"')
+    result = run("diff", *root)
+    lines = result.out.splitlines()
+    assert lines[:2] == ['card "Debt Collector": text changed',
+                         'card "Debt Collector"#2: text changed']
+    assert lines[2:] == [f"{colour} token {n}: front changed"
+                         for colour in ("red", "blue", "green") for n in range(1, 11)]
+    result = run("build", *root, "--reprint")
+    assert "reprint of 32 cards" in result.err, result.err
+    with pdfplumber.open(tmp_path / "output/debtors/reprint-letter.pdf") as pdf:
+        texts = [page.extract_text().replace(" ", "") for page in pdf.pages]
+    sides = ["fronts" if "·fronts" in t else "backs" if "·backs" in t else "" for t in texts]
+    assert sides[0] == "" and texts[0].startswith("Debtors")  # the cover
+    assert sides[1:] == ["", "fronts", "backs", "fronts", ""]
+    assert texts[2].count("DebtCollector") == 2
+    stamps = pdf_stamps(tmp_path / "output/debtors/reprint-letter.pdf")
+    assert len(stamps) == 2 * 32 + 2 + 2 + 30  # old and new on the cover, then every face
+
+
+@pytest.mark.parametrize("root, transform", [
+    ('viewBox="0 0 63 88"', None),  # mm from the top-left: no transform
+    ('viewBox="0 0 630 880"', "translate(0 0) scale(10 10)"),
+    ('viewBox="-31.5 -44 63 88"', "translate(-31.5 -44) scale(1 1)"),
+    ("", "translate(0 0) scale(3.77953 3.77953)"),  # no viewBox: CSS pixels
+])
+def test_an_added_stamp_sits_in_mm_whatever_the_template_units(root, transform):
+    import xml.etree.ElementTree as ET
+
+    from pnp.stamps import add_stamp
+    from pnp.units import Size
+
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" {root}></svg>'
+    tree = ET.fromstring(add_stamp(svg, "v123abc", Size(63, 88)))
+    text = tree.find(".//{http://www.w3.org/2000/svg}text")
+    assert text.text == "v123abc"
+    assert (float(text.get("x")), float(text.get("y"))) == (58.5, 84.4)
+    group = tree.find("{http://www.w3.org/2000/svg}g")
+    assert (group.get("transform") if group is not None else None) == transform
+    round_tree = ET.fromstring(add_stamp(svg, "v123abc", Size(20, 20), round_piece=True))
+    centred = round_tree.find(".//{http://www.w3.org/2000/svg}text")
+    assert centred.get("text-anchor") == "middle" and float(centred.get("x")) == 10
