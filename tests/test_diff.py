@@ -161,6 +161,13 @@ def test_diff_names_exactly_the_edited_cards_and_fields(scenario):
     assert "Jobs Report Beats Forecast" not in text  # an unchanged card is not shown
 
 
+def test_the_proof_gallery_links_to_the_visual_diff(scenario, run, monkeypatch):
+    monkeypatch.chdir(scenario.project)
+    assert run("proof").code == 0
+    gallery = (scenario.project / OUT / "proof/index.html").read_text(encoding="utf-8")
+    assert '<a href="diff.html">' in gallery
+
+
 def test_diff_of_added_and_removed_cards(project, run):
     build(run)
     text = (project / BANKS).read_text(encoding="utf-8")
