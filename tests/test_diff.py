@@ -34,7 +34,7 @@ EDITED = ['event 1 "Housing Starts Slow": effect changed',
 
 def build(run, *extra: str, sheets: str = "banks"):
     """A build of few sheets (quick); the history records every face all the same."""
-    result = run("build", "--sheets", sheets, *extra)
+    result = run("build", "--game", "downturn", "--sheets", sheets, *extra)
     assert result.code == 0, result.err
     return result
 
@@ -93,7 +93,7 @@ def scenario(tmp_path_factory) -> Scenario:
 
         build(run, sheets="events,banks")
         edit_three_cards(folder)
-        diff = run("diff")
+        diff = run("diff", "--game", "downturn")
         reprint = build(run, "--reprint")
         shutil.copy(folder / OUT / "reprint-letter.pdf", folder / "reprint-of-build-2.pdf")
         again = build(run, "--reprint")
@@ -163,7 +163,7 @@ def test_diff_names_exactly_the_edited_cards_and_fields(scenario):
 
 def test_the_proof_gallery_links_to_the_visual_diff(scenario, run, monkeypatch):
     monkeypatch.chdir(scenario.project)
-    assert run("proof").code == 0
+    assert run("proof", "--game", "downturn").code == 0
     gallery = (scenario.project / OUT / "proof/index.html").read_text(encoding="utf-8")
     assert '<a href="diff.html">' in gallery
 
@@ -172,25 +172,25 @@ def test_diff_of_added_and_removed_cards(project, run):
     build(run)
     text = (project / BANKS).read_text(encoding="utf-8")
     edit(project / BANKS, "- name: Cascade Home Loan", "- name: Harbor Home Loan")
-    result = run("diff")
+    result = run("diff", "--game", "downturn")
     assert result.out.splitlines() == ['bank "Harbor Home Loan": added',
                                        'bank "Cascade Home Loan": removed',
                                        "board: board changed"], result.err  # it names banks
     (project / BANKS).write_text(text, encoding="utf-8")
-    assert run("diff").out == ""
+    assert run("diff", "--game", "downturn").out == ""
 
 
 def test_first_build_and_no_git_give_one_line(project, run):
-    result = run("diff")
+    result = run("diff", "--game", "downturn")
     assert result.code == 1
     assert result.lines == ["pnp diff: downturn has no build history yet: run 'pnp build' "
                             "once, edit, then diff (or give --since GIT-REF)"]
     build(run)
-    result = run("diff", "--since", "main")
+    result = run("diff", "--game", "downturn", "--since", "main")
     assert result.code == 1
     assert len(result.lines) == 1
     assert "not a git repository" in result.lines[0] and "builds: 1" in result.lines[0]
-    assert run("diff", "--since", "1").code == 0
+    assert run("diff", "--game", "downturn", "--since", "1").code == 0
 
 
 def test_diff_since_a_git_commit(project, run):
@@ -199,18 +199,18 @@ def test_diff_since_a_git_commit(project, run):
     subprocess.run([*git, "add", "content", "templates"], cwd=project, check=True)
     subprocess.run([*git, "commit", "-qm", "start"], cwd=project, check=True)
     edit(project / BANKS, "auction_order: 2\n  dividend: 3", "auction_order: 2\n  dividend: 4")
-    result = run("diff", "--since", "HEAD")
+    result = run("diff", "--game", "downturn", "--since", "HEAD")
     assert result.code == 0, result.err
     assert result.out.splitlines() == ['bank "Dixie Bank": dividend 3 -> 4']
     assert "since git HEAD" in result.err
-    result = run("diff", "--since", "no-such-ref")
+    result = run("diff", "--game", "downturn", "--since", "no-such-ref")
     assert result.code == 1 and "neither a build of downturn" in result.err
 
 
 def test_a_failed_build_records_no_history(project, run):
     build(run)
     edit(project / BANKS, "  dividend: 4\n", "  dividend: -4\n")
-    assert run("build", "--sheets", "banks").code == 1
+    assert run("build", "--game", "downturn", "--sheets", "banks").code == 1
     assert [r["build"] for r in records(project)] == [1]
 
 
@@ -270,7 +270,7 @@ def test_reprint_with_nothing_changed_writes_none(scenario):
 
 
 def test_since_without_reprint_is_a_usage_error(project, run):
-    assert run("build", "--since", "1").code == 2
+    assert run("build", "--game", "downturn", "--since", "1").code == 2
 
 
 # -- the visual diff in Chromium ---------------------------------------------------------------
