@@ -326,8 +326,6 @@ def diff_html(title: str, since: str, changes: list[Change],
 def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[ShownFace]],
              paper_name: str, info) -> bytes:
     """One row per changed face: old on the left, new on the right, changed areas outlined."""
-    from markupsafe import escape
-
     from .layout import Rect
     from .pdf import DocumentInfo, PagePlan, Placement, render_pdf
     from .sheets import blank_svg
@@ -355,31 +353,30 @@ def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[Sho
             notes.append(_text(margin, y + 4, f"{title}: changes since {since}", 4.2, bold=True))
             y += 8
         notes.append(_text(margin, y + 4.5, f"{change.describe()} ({face.side})", 3.2,
-                           bold=True, escape=escape))
+                           bold=True))
         top = y + caption
         for n, svg in enumerate((face.old_svg, face.new_svg)):
             x = margin + n * (column + gap)
-            notes.append(_text(x, top - 2, (f"then ({since})" if n == 0 else "now"), 2.8,
-                               escape=escape))
+            notes.append(_text(x, top - 2, (f"then ({since})" if n == 0 else "now"), 2.8))
             if svg:
                 placements.append(Placement(x, top, svg, scale=scale))
                 for area in face.areas:
-                    notes.append(
-                        f'<rect x="{x + area.x_mm * scale:.2f}" y="{top + area.y_mm * scale:.2f}"'
-                        f' width="{area.width_mm * scale:.2f}" height="{area.height_mm * scale:.2f}"'
-                        ' fill="none" stroke="#e53935" stroke-width="0.5"/>')
+                    ax, ay = x + area.x_mm * scale, top + area.y_mm * scale
+                    aw, ah = area.width_mm * scale, area.height_mm * scale
+                    notes.append(f'<rect x="{ax:.2f}" y="{ay:.2f}" width="{aw:.2f}" '
+                                 f'height="{ah:.2f}" fill="none" stroke="#e53935" '
+                                 'stroke-width="0.5"/>')
             else:
                 notes.append(f'<rect x="{x:.2f}" y="{top:.2f}" width="{width * scale:.2f}" '
                              f'height="{height * scale:.2f}" fill="#eeeeee" stroke="#999999" '
                              'stroke-width="0.3" stroke-dasharray="1.5 1"/>')
-                notes.append(_text(x + 3, top + 8, "removed" if n else f"not in {since}", 3,
-                                   escape=escape))
+                notes.append(_text(x + 3, top + 8, "removed" if n else f"not in {since}", 3))
         y = top + height * scale + gap
     finish()
     if not pages:
         pages.append(PagePlan(paper, Rect(0, 0, *paper), blank_svg(paper), (Placement(
             0, 0, _svg_page(paper, _text(margin, margin + 4, f"{title}: no changes since "
-                                         f"{since}", 4.2, bold=True, escape=escape))),)))
+                                         f"{since}", 4.2, bold=True))),)))
     document = DocumentInfo(
         title=f"{title}: changes since {since}", author=info.designer,
         subject=f"{title}: the faces changed since {since}, then and now. "
@@ -393,16 +390,12 @@ def _svg_page(paper, body: str) -> str:
             f'viewBox="0 0 {w} {h}">{body}</svg>')
 
 
-def _text(x: float, y: float, text: str, size_mm: float, *, bold: bool = False,
-          escape=None) -> str:
-    from markupsafe import escape as _escape
+def _text(x: float, y: float, text: str, size_mm: float, *, bold: bool = False) -> str:
+    from markupsafe import escape
 
-    family = 'font-family="Roboto Condensed" font-weight="bold"' if bold else \
-        'font-family="Roboto Condensed" font-weight="normal"'
-    return (f'<text x="{x:.2f}" y="{y:.2f}" {family} font-size="{size_mm:g}" '
-            f'fill="#1b1b1b">{(escape or _escape)(text)}</text>')
-
-
+    return (f'<text x="{x:.2f}" y="{y:.2f}" font-family="Roboto Condensed" '
+            f'font-weight="{"bold" if bold else "normal"}" font-size="{size_mm:g}" '
+            f'fill="#1b1b1b">{escape(text)}</text>')
 
 
 def write_visual_diff(checked, old: Snapshot, changes: list[Change], out_dir, staging,

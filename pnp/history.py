@@ -21,12 +21,14 @@ import subprocess
 import tarfile
 import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .output import Staging
 from .stamps import plain
+from .units import Size
 
 HISTORY_DIR = "history"
 BUILDS_DIR = "builds"
@@ -96,29 +98,28 @@ def snapshot_of(checked, description: str = "now") -> Snapshot:
 
 def _faces_of(sheet):
     """(item index, kind, label, side, svg, stamp, item, size) of every face a sheet prints."""
-    fronts = getattr(sheet, "fronts", None)
-    if fronts is not None:  # a deck
+    from .sheets import Board, Deck
+
+    if isinstance(sheet, Deck):
         for n, item in enumerate(sheet.items):
-            label = fronts[n].label or getattr(item, "label", "") or f"{sheet.name} {n + 1}"
-            yield n, "deck", label, "front", fronts[n].svg, fronts[n].stamp, item, sheet.size
+            front = sheet.fronts[n]
+            label = front.label or getattr(item, "label", "") or f"{sheet.name} {n + 1}"
+            yield n, "deck", label, "front", front.svg, front.stamp, item, sheet.size
             if sheet.back:
                 back = sheet.backs[n]
                 yield n, "deck", label, "back", back.svg, back.stamp, item, sheet.size
         return
-    face = getattr(sheet, "face", None) if hasattr(sheet, "plan_tiles") else \
-        getattr(sheet, "preview", None)
-    if face is None:
-        return
-    kind = "board" if hasattr(sheet, "plan_tiles") else "page"
-    size = sheet.size if kind == "board" else _svg_size(face.svg)
-    yield 0, kind, face.label or sheet.title, kind, face.svg, face.stamp, sheet.item, size
+    if isinstance(sheet, Board):
+        kind, face, size = "board", sheet.face, sheet.size
+    else:  # a whole page, drawn for the proof on its gallery paper
+        kind, face = "page", getattr(sheet, "preview", None)
+        size = _svg_size(face.svg) if face else None
+    if face is not None:
+        yield 0, kind, face.label or sheet.title, kind, face.svg, face.stamp, sheet.item, size
 
 
-def _svg_size(svg: str):
+def _svg_size(svg: str) -> Size:
     from .render import _declared_size
-    import xml.etree.ElementTree as ElementTree
-
-    from .units import Size
 
     try:
         return _declared_size(ElementTree.fromstring(svg)) or Size(0, 0)
