@@ -12,6 +12,7 @@ This is the one place where millimetres become points, and y-down becomes PDF's 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import os
@@ -27,6 +28,7 @@ import cairosvg.parser
 import cairosvg.surface
 import pikepdf
 
+from .fasttext import draw_text
 from .fonts import use_bundled_fonts
 from .layout import Rect
 from .units import Size, mm_to_pt
@@ -105,6 +107,10 @@ class _PlacedSurface(cairosvg.surface.Surface):
         self.context.scale(self._scale, self._scale)
         super().set_context_size(width, height, viewbox, tree)
 
+    def draw(self, node):
+        if not draw_text(self, node):  # a plain line of text: one call, not one per glyph
+            super().draw(node)
+
 
 def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
              clip: Rect | None = None, scale: float = 1) -> None:
@@ -117,6 +123,12 @@ def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
 
 def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
     """Draw the pages with cairo, then add page boxes and print settings with pikepdf."""
+    return _finish_document(draw_pages(pages), pages, info)
+
+
+def draw_pages(pages: list[PagePlan]) -> bytes:
+    """The pages drawn by cairo: a PDF still without page boxes, print settings or metadata
+    (`finish_document` adds them, once the parts of a large document are joined)."""
     use_bundled_fonts()
     # cairo writes to a scratch file by itself rather than through a Python callback: a
     # Ctrl-C or SIGTERM arriving inside such a callback would be swallowed by cffi with a
@@ -140,7 +152,7 @@ def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
             page_context.show_page()
         surface.finish()
         data = raw.read_bytes()
-    return _finish_document(_drop_repeated_xobjects(data), pages, info)
+    return _drop_repeated_xobjects(data)
 
 
 def _shared_faces(pages: list[PagePlan]) -> dict[str, cairo.RecordingSurface]:
@@ -207,6 +219,22 @@ def _pdf_box(rect: Rect, paper: Size) -> list[float]:
 
 def _pdf_date(epoch: int) -> str:
     return time.strftime("D:%Y%m%d%H%M%SZ", time.gmtime(epoch))
+
+
+def finish_document(parts: list[bytes], pages: list[PagePlan], info: DocumentInfo) -> bytes:
+    """The parts of one large document, drawn apart (`draw_pages`), joined in order and
+    finished like any other."""
+    if len(parts) == 1:
+        return _finish_document(parts[0], pages, info)
+    with contextlib.ExitStack() as stack:
+        whole = stack.enter_context(pikepdf.open(io.BytesIO(parts[0])))
+        for part in parts[1:]:
+            whole.pages.extend(stack.enter_context(pikepdf.open(io.BytesIO(part))).pages)
+        for key in list(whole.docinfo.keys()):  # cairo's Info holds the time it ran
+            del whole.docinfo[key]
+        joined = io.BytesIO()
+        whole.save(joined, deterministic_id=True)  # its /ID[0] is kept by the final save
+    return _finish_document(joined.getvalue(), pages, info)
 
 
 def _finish_document(data: bytes, pages: list[PagePlan], info: DocumentInfo) -> bytes:

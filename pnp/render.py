@@ -26,6 +26,7 @@ from .art import resolution_finding
 from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
+from .jinjacache import CachedCompiling
 from .textfit import TOKEN, fit_text, tokens_in, wrap
 from .units import MM_PER_INCH, Size
 
@@ -76,6 +77,10 @@ class _MemoryBytecodeCache(jinja2.BytecodeCache):
 _COMPILED = _MemoryBytecodeCache()
 
 
+class _Environment(CachedCompiling, jinja2.Environment):
+    """Jinja, with compiled templates kept between runs (pnp.jinjacache)."""
+
+
 class _TemplateLoader(jinja2.FileSystemLoader):
     """Finds templates on disk but names them as the user sees them (templates/x/y.svg.j2).
 
@@ -93,7 +98,7 @@ class Renderer:
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
                  globals_: dict[str, Any], art_folder: Path | None = None):
-        self.env = jinja2.Environment(
+        self.env = _Environment(
             loader=_TemplateLoader([str(d) for d in template_dirs]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,9 @@ from pnp.cli import main
 from pnp.units import pt_to_mm
 
 REPO = Path(__file__).resolve().parent.parent
+# Builds run in-process here unless a test asks for workers (-j 2): forking the test runner for
+# every small build only slows the suite down.
+os.environ.setdefault("PNP_JOBS", "1")
 
 
 @dataclass
