@@ -308,20 +308,21 @@ def cmd_build(args) -> int:
                                           cache=args.cache, progress=progress.update)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
-        written += _write_reprints(plan, baselines, out_dir, staging, args.paper)
+        reprints = _write_reprints(plan, baselines, out_dir, staging, args.paper)
         for checked, _ in plan if record else ():
             record_build(checked, out_dir, staging, paper=args.paper,
                          git=git_head(project.root))
     for checked, _ in plan:  # an earlier reprint is out of date once nothing needs one
         stale = out_dir / checked.name / f"reprint-{args.paper}.pdf"
-        if checked.name in baselines and stale not in written:
+        if checked.name in baselines and stale not in reprints:
             stale.unlink(missing_ok=True)
     elapsed = time.perf_counter() - started
-    for path in written:
-        print(f"wrote {display_path(path, Path.cwd())}")
     total = sum(len(checked.outputs.get(sheet.name, [])) for checked, decks in plan
                 for sheet in decks)
     unchanged = total - len(written)
+    written += reprints
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s"
           + (f"; {unchanged} unchanged" if unchanged else ""), file=sys.stderr)
     if args.cache:

@@ -234,6 +234,8 @@ def _cards(page) -> dict[tuple[float, float], str]:
 
 def test_reprint_holds_exactly_the_changed_cards_with_backs_that_line_up(scenario):
     assert "reprint of 3 cards changed since build 1" in scenario.reprint.err
+    assert "wrote output/downturn/reprint-letter.pdf" in scenario.reprint.out
+    assert scenario.reprint.err.splitlines()[-1].startswith("pnp build: 2 PDFs in ")
     path = scenario.project / "reprint-of-build-2.pdf"
     width = PAPERS["letter"].width_mm
     events = (scenario.project / EVENTS).read_text(encoding="utf-8")
