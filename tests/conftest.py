@@ -34,24 +34,24 @@ PROJECT_GAME = "downturn"  # the game the shared `project` fixture carries
 
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
-    """A copy of Downturn's content and of every template in a temporary folder, the cwd.
+    """A copy of Downturn's content and templates in a temporary folder, the cwd.
 
     Findings then print paths such as content/downturn/events.yaml, as for a user. The other
     shipped games are left out: the tests using this fixture are about Downturn and pnp itself,
     and every `pnp check` they run would otherwise check (and draw) every game. Each kit has
     its own module of tests; `add_game` copies a game in where a test needs it.
     """
-    shutil.copytree(REPO / "templates", tmp_path / "templates")
     add_game(tmp_path, PROJECT_GAME)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
 def add_game(project: Path, game: str) -> None:
-    """Copy one shipped game's content folder into a test project (once)."""
-    target = project / "content" / game
-    if not target.exists():
-        shutil.copytree(REPO / "content" / game, target)
+    """Copy one shipped game's content and templates into a test project (once)."""
+    for folder in ("content", "templates"):
+        target = project / folder / game
+        if not target.exists() and (REPO / folder / game).is_dir():
+            shutil.copytree(REPO / folder / game, target)
 
 
 @pytest.fixture

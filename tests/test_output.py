@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -216,7 +217,10 @@ def test_ctrl_c_during_the_renames_is_held_until_all_are_done(tmp_path, monkeypa
         real_replace(source, destination)
         renamed.append(destination)
         if len(renamed) == 1:
-            os.kill(os.getpid(), signal.SIGINT)  # arrives between the two renames
+            # Ctrl-C arrives between the two renames. Sent to this thread, as a terminal's
+            # Ctrl-C reaches a one-thread pnp; a process-wide signal could be taken by another
+            # thread of the test runner, which holds no mask.
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)
 
     monkeypatch.setattr(os, "replace", replace_then_interrupt)
     with staged_output() as staging:
