@@ -134,16 +134,16 @@ def plan_pages(checked: CheckedGame, deck: Deck, paper: str, layout_name: str = 
     sheets = max(page.number for page in pages)
     plans = []
     for page in pages:
-        faces = fronts if page.side == "front" else backs
         furniture = {part: checked.renderer.render(
             FURNITURE_TEMPLATE, None, part=part, page=page, deck=deck, layout=layout,
             sheets=sheets, paper_name=paper).svg for part in ("fixed", "page")}
         # The fixed furniture repeats on every page of a side, so it is placed like a shared
         # back and drawn once per document.
         placements = (Placement(0, 0, furniture["fixed"]), *(
-            Placement(slot.rect.x_mm, slot.rect.y_mm, faces[slot.index].svg)
+            Placement.for_slot(slot, (fronts if slot.face == "front" else backs)[slot.index].svg)
             for slot in page.slots))
-        plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements))
+        plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements,
+                              bleed=page.bleed, side=page.side))
     return plans, layout
 
 
