@@ -647,3 +647,28 @@ def _find_spot(kind, length, thick, area: Rect, printable: Rect, blocked: list[R
 __all__ = ["SheetLayout", "Marks", "Grid", "Rect", "Line", "Slot", "Page", "Furniture",
            "builtin_layouts", "load_layouts", "impose", "grid_shape", "flip", "crop_marks",
            "UNIVERSAL"]
+
+
+DEFAULT_BLEED_MM = 3.175  # 1/8 inch, what most print shops ask for, when a deck declares none
+
+
+def deck_bleed_mm(deck) -> float:
+    """The bleed a deck declares (`bleed_mm`), else the usual 1/8 inch."""
+    value = getattr(deck, "bleed_mm", None)
+    return DEFAULT_BLEED_MM if value is None else float(value)
+
+
+def sheet_file_name(deck_name: str, paper: str, layout_name: str, layout: SheetLayout,
+                    ink_saver: bool = False) -> str:
+    """`events-letter.pdf` for the home layout; the layout's name joins it otherwise, and
+    replaces the paper when the layout brings its own (universal, print-shop)."""
+    parts = [deck_name]
+    if layout_name == "home":
+        parts.append(paper)
+    elif layout.paper:
+        parts.append(layout_name)
+    else:
+        parts.extend((paper, layout_name))
+    if ink_saver:
+        parts.append("ink-saver")
+    return "-".join(parts) + ".pdf"
