@@ -15,7 +15,11 @@ from pathlib import Path
 
 from . import __version__
 from .findings import Findings, display_path
+from .layout import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from .output import commit_count, remove_stale_staging, staged_output
+from .pdf import DocumentInfo, render_pdf
+from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calibration_plans,
+                       load_profile, save_profile, scale_from_readings)
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
 from .schema import suggest
@@ -54,6 +58,12 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    build.add_argument("--layout", default="home", metavar="NAME",
+                       help="sheet layout (default: home); 'pnp layouts' lists them")
+    build.add_argument("--printer", metavar="NAME",
+                       help="printer profile from printers/NAME.yaml ('pnp calibrate')")
+    build.add_argument("--ink-saver", action="store_true",
+                       help="leave out what the templates mark as decoration")
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
@@ -76,6 +86,23 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
+    commands.add_parser("layouts", parents=[common], help="show the sheet layouts",
+                        description="Show the built-in sheet layouts and the project's own "
+                                    "(layouts.yaml); pictures in the README, 'How to print'.")
+    calibrate = commands.add_parser(
+        "calibrate", parents=[common], help="printer calibration sheet, and saving a profile",
+        description="Write a two-sided calibration sheet; with --save, write a printer "
+                    "profile from what you read on it.")
+    calibrate.add_argument("--paper", default="letter", choices=sorted(PAPERS))
+    calibrate.add_argument("--duplex", default="long-edge", choices=["long-edge", "short-edge"])
+    calibrate.add_argument("--out", type=Path, default=None,
+                           help="output folder (default: output/ in the project)")
+    calibrate.add_argument("--save", metavar="NAME", help="write printers/NAME.yaml")
+    calibrate.add_argument("--x", type=float, default=0.0, help="centre x reading, mm")
+    calibrate.add_argument("--y", type=float, default=0.0, help="centre y reading, mm")
+    calibrate.add_argument("--left-x", type=float, help="left crosshair x reading, mm")
+    calibrate.add_argument("--right-x", type=float, help="right crosshair x reading, mm")
+    calibrate.add_argument("--description", default="", help="which printer, which tray")
     return parser
 
 
@@ -184,13 +211,20 @@ def cmd_build(args) -> int:
         known = sorted({d.name for c in checked_games for d in (*c.decks, *c.boards)})
         raise UsageError(f"no sheet named {', '.join(sorted(unknown))}; "
                          f"sheets: {', '.join(known)} or all")
+    layouts, printer, problems = print_options(project, args)
+    if problems.errors:
+        _print_findings(problems)
+        print("pnp build: nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
     out_dir = args.out or project.root / "output"
     for checked, _ in plan:
         remove_stale_staging(out_dir / checked.name)
     started = time.perf_counter()
     with staged_output() as staging:
         written = [path for checked, decks in plan
-                   for path in build_game(checked, decks, args.paper, out_dir, staging)]
+                   for path in build_game(checked, decks, args.paper, out_dir, staging,
+                                          layout_name=args.layout, layouts=layouts,
+                                          printer=printer, ink_saver=args.ink_saver)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
     elapsed = time.perf_counter() - started
@@ -253,4 +287,64 @@ def cmd_list(args) -> int:
     return EXIT_ERRORS if findings.errors else EXIT_OK
 
 
-COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "proof": cmd_proof}
+def print_options(project: Project, args):
+    """The layouts (built-in and the project's), the chosen printer profile, and findings."""
+    layouts, findings = load_layouts(project.root, display_path(
+        project.root / PROJECT_LAYOUTS, Path.cwd()))
+    if args.layout not in layouts:
+        raise UsageError(f"no layout named '{args.layout}'; " + (
+            suggest(args.layout, layouts) or f"layouts: {', '.join(layouts)}"))
+    printer = None
+    if args.printer:
+        printer, problems = load_profile(project.root, args.printer, display_path(
+            project.root / PRINTERS_DIR / f"{args.printer}.yaml", Path.cwd()))
+        findings.extend(problems)
+    return layouts, printer, findings
+
+
+def cmd_layouts(args) -> int:
+    project = Project(args.root)
+    layouts, findings = load_layouts(project.root, display_path(
+        project.root / PROJECT_LAYOUTS, Path.cwd()))
+    builtin = builtin_layouts()
+    for name, layout in layouts.items():
+        origin = "" if builtin.get(name) == layout else " (project)"
+        print(f"{name:<16} {layout.description}{origin}")
+    _print_findings(findings)
+    return EXIT_ERRORS if findings.errors else EXIT_OK
+
+
+def cmd_calibrate(args) -> int:
+    project = Project(args.root)
+    if args.save:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}", args.save):
+            raise UsageError(f"--save {args.save!r}: a profile name is letters, digits, "
+                             "'-', '_' and '.'")
+        scale = 1.0
+        if (args.left_x is None) != (args.right_x is None):
+            raise UsageError("give both --left-x and --right-x, or neither")
+        if args.left_x is not None:
+            scale = scale_from_readings(args.left_x, args.right_x, PAPERS[args.paper])
+        for name, value in (("--x", args.x), ("--y", args.y)):
+            if abs(value) > CALIBRATION_REACH_MM:
+                raise UsageError(f"{name} {value:g}: the scales read up to "
+                                 f"{CALIBRATION_REACH_MM} mm either way")
+        path = save_profile(project.root, args.save, PrinterProfile(
+            args.description, args.x, args.y, scale))
+        print(f"wrote {display_path(path, Path.cwd())}")
+        print(f"pnp calibrate: use it with: pnp build --printer {args.save}", file=sys.stderr)
+        return EXIT_OK
+    out_dir = args.out or project.root / "output"
+    destination = out_dir / f"calibration-{args.paper}.pdf"
+    document = DocumentInfo(title="pnp printer calibration", author="pnp",
+                            subject="Two-sided sheet to measure how far a printer shifts the "
+                                    "back of a page", duplex=args.duplex)
+    with staged_output() as staging:
+        staging.write(destination, render_pdf(calibration_plans(args.paper, args.duplex),
+                                              document))
+    print(f"wrote {display_path(destination, Path.cwd())}")
+    return EXIT_OK
+
+
+COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "proof": cmd_proof,
+            "layouts": cmd_layouts, "calibrate": cmd_calibrate}

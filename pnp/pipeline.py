@@ -7,6 +7,7 @@ load -> validate -> model -> rules -> render faces -> layout -> PDF -> atomic wr
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,11 @@ from .content import load_document
 from .declarative import RULES_FILE, run_declared_rules
 from .findings import Findings, Location, display_path
 from .games import Board, Deck, Engine, GameInfo, engines
-from .layout import Rect, builtin_layouts, impose
+from .inksaver import save_ink
+from .layout import Rect, builtin_layouts, deck_bleed_mm, impose, sheet_file_name
 from .output import Staging
 from .pdf import DocumentInfo, PagePlan, Placement, render_pdf
+from .printers import PrinterProfile, apply_printer
 from .render import Face, Renderer
 from .rules import run_rules
 from .schema import INVALID, suggest, validate
@@ -127,11 +130,15 @@ def select_sheets(checked: CheckedGame, wanted: list[str] | None
     return [by_name[n] for n in wanted if n in by_name], [n for n in wanted if n not in by_name]
 
 
-def plan_pages(checked: CheckedGame, deck: Deck, paper: str, layout_name: str = "home"):
-    layout = builtin_layouts()[layout_name]
-    pages = impose(len(deck.items), deck.size, paper, layout)
+def plan_pages(checked: CheckedGame, deck: Deck, paper: str, layout_name: str = "home", *,
+               layouts: dict | None = None, printer: PrinterProfile | None = None,
+               ink_saver: bool = False):
+    layout = (layouts or builtin_layouts())[layout_name]
+    pages = impose(len(deck.items), deck.size, paper, layout, bleed_mm=deck_bleed_mm(deck),
+                   printer=printer.name if printer else "", layout_name=layout_name)
     fronts, backs = checked.faces[deck.name]
     sheets = max(page.number for page in pages)
+    ink = save_ink if ink_saver else (lambda svg: svg)
     plans = []
     for page in pages:
         furniture = {part: checked.renderer.render(
@@ -140,15 +147,16 @@ def plan_pages(checked: CheckedGame, deck: Deck, paper: str, layout_name: str = 
         # The fixed furniture repeats on every page of a side, so it is placed like a shared
         # back and drawn once per document.
         placements = (Placement(0, 0, furniture["fixed"]), *(
-            Placement.for_slot(slot, (fronts if slot.face == "front" else backs)[slot.index].svg)
-            for slot in page.slots))
+            Placement.for_slot(slot, ink((fronts if slot.face == "front" else backs)[
+                slot.index].svg)) for slot in page.slots))
         plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements,
                               bleed=page.bleed, side=page.side))
-    return plans, layout
+    return apply_printer(plans, printer), layout, pages[0].notices
 
 
 def build_game(checked: CheckedGame, decks: list[Deck | Board], paper: str, out_dir: Path,
-               staging: Staging) -> list[Path]:
+               staging: Staging, *, layout_name: str = "home", layouts: dict | None = None,
+               printer: PrinterProfile | None = None, ink_saver: bool = False) -> list[Path]:
     """Render the chosen decks and boards of a checked, error-free game into staged PDFs."""
     info = checked.info
     written = []
@@ -156,9 +164,13 @@ def build_game(checked: CheckedGame, decks: list[Deck | Board], paper: str, out_
         if isinstance(deck, Board):
             written.extend(build_board(checked, deck, paper, out_dir, staging))
             continue
-        plans, layout = plan_pages(checked, deck, paper)
+        plans, layout, notices = plan_pages(checked, deck, paper, layout_name, layouts=layouts,
+                                            printer=printer, ink_saver=ink_saver)
+        for notice in notices:
+            print(f"pnp build: {deck.name}: note: {notice}", file=sys.stderr)
         document = document_info(info, deck.title, paper_label(paper), layout.duplex)
-        destination = out_dir / checked.name / f"{deck.name}-{paper}.pdf"
+        destination = out_dir / checked.name / sheet_file_name(
+            deck.name, paper, layout_name, layout, ink_saver)
         staging.write(destination, render_pdf(plans, document))
         written.append(destination)
     return written
