@@ -291,6 +291,8 @@ def print_options(project: Project, args):
     """The layouts (built-in and the project's), the chosen printer profile, and findings."""
     layouts, findings = load_layouts(project.root, display_path(
         project.root / PROJECT_LAYOUTS, Path.cwd()))
+    if findings.errors:
+        return layouts, None, findings
     if args.layout not in layouts:
         raise UsageError(f"no layout named '{args.layout}'; " + (
             suggest(args.layout, layouts) or f"layouts: {', '.join(layouts)}"))
