@@ -199,6 +199,15 @@ def svg_size_mm(svg: str) -> tuple[float, float] | None:
     return float(width.group(1)[:-2]), float(height.group(1)[:-2])
 
 
+def _viewport_clip(size: tuple[float, float] | None) -> tuple:
+    """cairosvg draws past a document's viewport; a face shows only its own area (its trim,
+    or its trim and bleed), so a background drawn for a bleed never covers a neighbour or a
+    crop mark."""
+    if size is None:
+        return ()
+    return (("clip", (0, 0, mm_to_pt(size[0]), mm_to_pt(size[1]))),)
+
+
 def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
              clip: Rect | None = None, scale: float = 1, rotate: int = 0,
              inset_mm: float = 0, page: tuple = ()) -> None:
@@ -207,9 +216,9 @@ def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
     if clip is not None:
         steps.append(("clip", (mm_to_pt(clip.x_mm), mm_to_pt(clip.y_mm),
                                mm_to_pt(clip.width_mm), mm_to_pt(clip.height_mm))))
-    steps.extend(_placement_steps(x_mm, y_mm, svg_size_mm(svg) if rotate else None, rotate,
-                                  inset_mm, scale))
-    _PlacedSurface(tree, target, tuple(steps))
+    size = svg_size_mm(svg)
+    steps.extend(_placement_steps(x_mm, y_mm, size, rotate, inset_mm, scale))
+    _PlacedSurface(tree, target, tuple(steps) + _viewport_clip(size))
 
 
 def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
@@ -233,9 +242,10 @@ def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
             for placed in page.placements:
                 if placed.svg in shared:
                     page_context.save()
+                    size = svg_size_mm(placed.svg)
                     _apply(page_context, steps + _placement_steps(
-                        placed.x_mm, placed.y_mm, svg_size_mm(placed.svg) if placed.rotate
-                        else None, placed.rotate, placed.inset_mm))
+                        placed.x_mm, placed.y_mm, size, placed.rotate, placed.inset_mm)
+                        + _viewport_clip(size))
                     page_context.set_source_surface(shared[placed.svg], 0, 0)
                     page_context.paint()
                     page_context.restore()
