@@ -4,8 +4,9 @@ Templates say what is decoration, so nothing is guessed from colours:
 
 - `data-ink="decoration"` on an element: the ink-saver build leaves it (and what it holds) out,
   e.g. a full-bleed background or a heavy fill behind a title;
-- `data-ink-fill="#rrggbb"` / `data-ink-stroke="#rrggbb"`: the colour to use instead in the
-  ink-saver build, e.g. dark text for white text that stood on a dropped background;
+- `data-ink-fill="#rrggbb"` (or `none`) / `data-ink-stroke="#rrggbb"`: the colour to use
+  instead in the ink-saver build, for the element and every filled (stroked) element inside
+  it, e.g. dark text for white text that stood on a dropped background;
 - `data-ink="outline"`: the element keeps its shape as a thin outline in its own fill colour.
 
 A face with none of these is returned unchanged.
@@ -31,20 +32,23 @@ def save_ink(svg: str) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
-def _prune(element: ET.Element) -> None:
+def _prune(element: ET.Element, fill: str | None = None, stroke: str | None = None) -> None:
     for child in list(element):
         mark = child.get("data-ink")
         if mark == "decoration":
             element.remove(child)
             continue
         if mark == "outline":
-            fill = child.get("fill", "#000000")
-            if fill != "none":
-                child.set("stroke", child.get("data-ink-stroke", fill))
+            own = child.get("fill", "#000000")
+            if own != "none":
+                child.set("stroke", child.get("data-ink-stroke", own))
                 child.set("stroke-width", str(OUTLINE_WIDTH_MM))
             child.set("fill", "none")
-        if child.get("data-ink-fill"):
-            child.set("fill", child.get("data-ink-fill"))
-        if child.get("data-ink-stroke") and mark != "outline":
-            child.set("stroke", child.get("data-ink-stroke"))
-        _prune(child)
+        child_fill = child.get("data-ink-fill", fill)
+        child_stroke = child.get("data-ink-stroke", stroke)
+        if child_fill and mark != "outline" and (child.get("fill") not in (None, "none")
+                                                 or "data-ink-fill" in child.attrib):
+            child.set("fill", child_fill)
+        if child_stroke and mark != "outline" and child.get("stroke") not in (None, "none"):
+            child.set("stroke", child_stroke)
+        _prune(child, child_fill, child_stroke)
