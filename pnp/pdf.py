@@ -75,11 +75,12 @@ class PagePlan:
 
 
 _ROOT = re.compile(r"<svg\b[^>]*>", re.S)
-_ATTR = r'\b{}\s*=\s*"([^"]*)"'
+_ATTR = r'(?<![-\w:]){}\s*=\s*"([^"]*)"'  # not stroke-width, not a namespaced name
 
 
-def grow_viewport(svg: str, bleed_mm: float) -> str:
-    """The same drawing with `bleed_mm` more of it showing on every side.
+def grow_viewport(svg: str, bleed_mm: float, bleed_y_mm: float | None = None) -> str:
+    """The same drawing with `bleed_mm` more of it showing on every side (`bleed_y_mm` above
+    and below, when given).
 
     A face's root declares its size in mm and a viewBox; drawing that runs past the viewBox
     (a background meant to bleed) is shown by widening both. A root without a mm size is
@@ -97,10 +98,11 @@ def grow_viewport(svg: str, bleed_mm: float) -> str:
         return svg
     w_mm, h_mm = float(width.group(1)[:-2]), float(height.group(1)[:-2])
     x, y, vw, vh = (float(v) for v in box.group(1).replace(",", " ").split())
-    ux, uy = bleed_mm * vw / w_mm, bleed_mm * vh / h_mm
+    by_mm = bleed_mm if bleed_y_mm is None else bleed_y_mm
+    ux, uy = bleed_mm * vw / w_mm, by_mm * vh / h_mm
     new = tag
     for pattern, value in ((_ATTR.format("width"), f"{w_mm + 2 * bleed_mm:.4f}mm"),
-                           (_ATTR.format("height"), f"{h_mm + 2 * bleed_mm:.4f}mm"),
+                           (_ATTR.format("height"), f"{h_mm + 2 * by_mm:.4f}mm"),
                            (_ATTR.format("viewBox"),
                             f"{x - ux:.4f} {y - uy:.4f} {vw + 2 * ux:.4f} {vh + 2 * uy:.4f}")):
         new = re.sub(pattern, lambda m, v=value: m.group().replace(m.group(1), v), new, count=1)
@@ -364,3 +366,14 @@ def _finish_document(data: bytes, pages: list[PagePlan], info: DocumentInfo) -> 
         out = io.BytesIO()
         pdf.save(out, min_version="1.7", deterministic_id=True)
     return out.getvalue()
+
+
+def render_png(svg: str, dpi: float, width_px: int | None = None,
+               height_px: int | None = None) -> bytes:
+    """One SVG document as a PNG at `dpi`, or at exactly `width_px` x `height_px` (then the
+    drawing's size in mm and the pixel size must agree, as for a shop's face)."""
+    from cairosvg.surface import PNGSurface
+
+    use_bundled_fonts()
+    return PNGSurface.convert(bytestring=svg.encode("utf-8"), dpi=dpi, url_fetcher=refuse_fetch,
+                              output_width=width_px, output_height=height_px)
