@@ -18,6 +18,8 @@ from .findings import Findings, display_path
 from .layout import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from .output import commit_count, remove_stale_staging, staged_output
 from .pdf import DocumentInfo, render_pdf
+from .printshop import SHOPS, shop_pngs
+from .tts import export_deck
 from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calibration_plans,
                        load_profile, save_profile, scale_from_readings)
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
@@ -86,6 +88,18 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
+    export = commands.add_parser(
+        "export", parents=[common], help="Tabletop Simulator decks, or PNG faces for a shop",
+        description="Check, then write each deck for Tabletop Simulator (face sheets, back "
+                    "image, saved-object JSON) or as one PNG per face for a print shop.")
+    export.add_argument("--to", choices=["tts", "shop"], default="tts")
+    export.add_argument("--shop", default="thegamecrafter", choices=sorted(SHOPS),
+                        help="print-shop profile for --to shop (default: thegamecrafter)")
+    export.add_argument("--sheets", default="all",
+                        help="comma-separated deck names, or 'all' (default)")
+    export.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: output/ in the project)")
+    export.add_argument("--strict", action="store_true", help="treat warnings as errors")
     commands.add_parser("layouts", parents=[common], help="show the sheet layouts",
                         description="Show the built-in sheet layouts and the project's own "
                                     "(layouts.yaml); pictures in the README, 'How to print'.")
@@ -304,6 +318,48 @@ def print_options(project: Project, args):
     return layouts, printer, findings
 
 
+def cmd_export(args) -> int:
+    project = Project(args.root)
+    names, findings = _games(project, args)
+    wanted = None if args.sheets.strip() == "all" else [
+        s.strip() for s in args.sheets.split(",") if s.strip()]
+    checked_games = [check_game(project, name) for name in names]
+    for checked in checked_games:
+        findings.extend(checked.findings)
+    _print_findings(findings)
+    if _failed(findings, args.strict):
+        print(f"pnp export: {_summary(findings)}; nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
+    out_dir = args.out or project.root / "output"
+    written = []
+    with staged_output() as staging:
+        for checked in checked_games:
+            decks, missing = select_sheets(checked, wanted)
+            if missing:
+                raise UsageError(f"no deck named {', '.join(missing)}")
+            for deck in decks:
+                if not hasattr(deck, "items"):
+                    continue  # a board: TTS and shops take it as one image from board-large.pdf
+                fronts, backs = (
+                    [face.svg for face in faces] for faces in checked.faces[deck.name])
+                if args.to == "tts":
+                    files = export_deck(deck.name, deck.title,
+                                        [str(getattr(i, "label", "")) for i in deck.items],
+                                        fronts, backs, deck.size,
+                                        out_dir / checked.name / "tts")
+                else:
+                    folder = out_dir / checked.name / f"shop-{args.shop}"
+                    files = [(folder / name, data) for name, data in shop_pngs(
+                        deck.name, fronts, backs, deck.size, SHOPS[args.shop])]
+                for path, data in files:
+                    staging.write(path, data)
+                    written.append(path)
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    print(f"pnp export: {len(written)} files", file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_layouts(args) -> int:
     project = Project(args.root)
     layouts, findings = load_layouts(project.root, display_path(
@@ -349,4 +405,4 @@ def cmd_calibrate(args) -> int:
 
 
 COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "proof": cmd_proof,
-            "layouts": cmd_layouts, "calibrate": cmd_calibrate}
+            "layouts": cmd_layouts, "calibrate": cmd_calibrate, "export": cmd_export}
