@@ -303,8 +303,9 @@ def cmd_list(args) -> int:
 
 def print_options(project: Project, args):
     """The layouts (built-in and the project's), the chosen printer profile, and findings."""
-    layouts, findings = load_layouts(project.root, display_path(
-        project.root / PROJECT_LAYOUTS, Path.cwd()))
+    own = project.root / PROJECT_LAYOUTS
+    layouts, findings = load_layouts(project.root, display_path(own, Path.cwd())
+                                     if own.is_file() else PROJECT_LAYOUTS)
     if findings.errors:
         return layouts, None, findings
     if args.layout not in layouts:
