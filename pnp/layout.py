@@ -353,7 +353,7 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     pages: list[Page] = []
     backs: list[Page] = []
     common = dict(paper=paper, bleed_mm=bleed, layout=layout, printer=printer,
-                  notices=tuple(notices), layout_name=layout_name, drop=leave_off)
+                  notices=tuple(notices), layout_name=layout_name, drop=leave_off, memo={})
     for number, used in enumerate(sheets, start=1):
         start = (number - 1) * per_page
         if layout.kind == "gutterfold":
@@ -390,7 +390,7 @@ def _cells(item: Size, paper: Size, layout: SheetLayout, trim_rows: int = 0) -> 
 
 
 def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notices,
-          layout_name, drop) -> Page:
+          layout_name, drop, memo) -> Page:
     slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, bleed_mm) for c in cells)
     if not cells:
         empty = Rect(paper.width_mm / 2, paper.height_mm / 2, 0, 0)
@@ -405,9 +405,11 @@ def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notic
         folds = (Line(x, trim.y_mm - layout.marks.offset_mm, x,
                       trim.bottom_mm + layout.marks.offset_mm),)
     notes = sheet_notes(layout, side, printer)
-    furniture = {} if drop else (
-        place_furniture(paper, [c.rect.grown(bleed_mm) for c in cells], marks + folds, notes)
-        or {})
+    key = (side, tuple(c.rect for c in cells))  # every full sheet is placed alike: once
+    if key not in memo:
+        memo[key] = {} if drop else (place_furniture(
+            paper, [c.rect.grown(bleed_mm) for c in cells], marks + folds, notes) or {})
+    furniture = memo[key]
     return Page(side, number, paper, slots, trim, marks, furniture, notes, bleed, folds,
                 notices, layout_name)
 
