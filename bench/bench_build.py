@@ -3,30 +3,35 @@
     python bench/bench_build.py            # all figures, 3 runs each, medians
     python bench/bench_build.py --runs 5
 
-Figures:
-- `pnp check` on the shipped games (what a designer waits for on every save);
-- `pnp build --sheets all` (Letter), the whole command as a user runs it;
-- a synthetic 540-card deck (the 42 Downturn events repeated under new numbers) through the same
-  render -> layout -> PDF stages, in a child process so its memory is its own;
-- the yardstick: the same cards' Jinja SVG drawn by cairosvg onto one PDF surface in a plain
-  loop, with no checking, page boxes or margin furniture. pnp should not be slower than this.
-Wall time is the median; peak memory is the child's maximum resident set size.
+Figures, each a whole process:
+- `pnp check` and `pnp build --sheets all` (Letter) on Downturn, as a designer runs them;
+- `pnp build` of the plain benchmark deck in bench/poker (poker cards from CSV: a title, a suit
+  colour, a value, three wrapped lines of body, a number, one shared back) at 54 and 540 cards;
+- two yardsticks over the same 540 cards, with no checking, no text fitting, no page boxes and
+  no margin furniture: a plain loop of Jinja SVG drawn by cairosvg onto one PDF surface, and the
+  cards drawn straight onto a reportlab canvas.
+Wall time is the median; peak memory is the process's maximum resident set size.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SYNTHETIC_CARDS = 540
-
+POKER = Path(__file__).resolve().parent / "poker"
+LARGE = 540
+MM = 72 / 25.4  # points per millimetre
+CARD_W, CARD_H = 63, 88
+LETTER_W, LETTER_H = 215.9, 279.4
 
 # A fresh wrapper per run: RUSAGE_CHILDREN only ever grows, so each command needs its own parent
 # to report its own peak memory.
@@ -49,87 +54,167 @@ def measure(command: list[str]) -> tuple[float, float]:
     return float(wall), int(peak_kib) / 1024
 
 
-def synthetic_deck(out_dir: Path) -> None:
-    """Child process: 540 event cards through render, imposition and PDF writing."""
-    from dataclasses import replace
-
-    from pnp.games import Deck
-    from pnp.output import staged_output
-    from pnp.pipeline import Project, build_game, check_game
-
-    checked = check_game(Project(ROOT), "downturn")
-    events = checked.model.events
-    cards = tuple(replace(events[i % len(events)], number=i + 1,
-                          title=f"{events[i % len(events)].title} {i + 1}")
-                  for i in range(SYNTHETIC_CARDS))
-    deck = Deck("synthetic", "Synthetic cards", cards, checked.decks[0].size,
-                "event-front.svg.j2", "event-back.svg.j2")
-    started = time.perf_counter()
-    renderer = checked.renderer
-    checked.faces[deck.name] = ([renderer.render(deck.front, c, deck=deck) for c in cards],
-                                [renderer.render(deck.back, c, deck=deck) for c in cards])
-    rendered = time.perf_counter()
-    with staged_output() as staging:
-        build_game(checked, [deck], "letter", out_dir, staging)
-    done = time.perf_counter()
-    print(f"  templates+fit {rendered - started:.2f} s, layout+PDF {done - rendered:.2f} s",
-          file=sys.stderr)
+def poker_project(folder: Path, count: int) -> Path:
+    """A copy of bench/poker whose deck holds `count` cards (its rows repeated, renumbered)."""
+    shutil.copytree(POKER, folder)
+    path = folder / "content" / "poker" / "cards.csv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        for n in range(count):
+            writer.writerow({**rows[n % len(rows)], "number": n + 1})
+    return folder
 
 
-def plain_loop(out_dir: Path) -> None:
-    """Child process, the yardstick: the same 540 cards' Jinja SVG drawn by cairosvg onto one
-    PDF surface in a plain loop: no checking, no imposition data, no page boxes."""
+def cards(project: Path) -> list[dict[str, str]]:
+    with (project / "content" / "poker" / "cards.csv").open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def slots(count: int):
+    """(page, side, x_mm, y_mm, card index) of a 3 x 3 Letter grid, fronts then backs."""
+    left, top = (LETTER_W - 3 * CARD_W) / 2, (LETTER_H - 3 * CARD_H) / 2
+    for start in range(0, count, 9):
+        for side in ("front", "back"):
+            for slot in range(min(9, count - start)):
+                column = slot % 3 if side == "front" else 2 - slot % 3
+                yield side, left + CARD_W * column, top + CARD_H * (slot // 3), start + slot
+            yield side, None, None, None  # end of page
+
+
+PLAIN_FRONT = """<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">
+<rect x="0" y="0" width="63" height="88" fill="#ffffff"/>
+<rect x="2.5" y="2.5" width="58" height="83" rx="2.5" fill="none" stroke="{{ c.colour }}" stroke-width="0.6"/>
+<text x="6" y="11" font-family="Roboto Condensed" font-weight="bold" font-size="7" fill="{{ c.colour }}">{{ c.value }}</text>
+<text x="57" y="80" text-anchor="end" font-family="Roboto Condensed" font-weight="bold" font-size="7" fill="{{ c.colour }}">{{ c.value }}</text>
+<text x="31.5" y="11" text-anchor="middle" font-family="Noto Serif" font-weight="bold" font-size="3.9" fill="{{ c.colour }}">{{ c.title }}</text>
+{% for line in lines %}<text x="7" y="{{ 33.5 + loop.index0 * 4.2 }}" font-family="Roboto Condensed" font-size="3.5">{{ line }}</text>
+{% endfor %}<text x="31.5" y="82" text-anchor="middle" font-family="Roboto Condensed" font-size="2.4" fill="#555555">{{ c.number }}</text>
+</svg>"""
+PLAIN_BACK = """<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">
+<rect x="0" y="0" width="63" height="88" fill="#1f2a44"/>
+<rect x="4" y="4" width="55" height="80" rx="3" fill="none" stroke="#ffffff" stroke-width="0.6"/>
+<text x="31.5" y="46" text-anchor="middle" font-family="Noto Serif" font-weight="bold" font-size="3.2" fill="#ffffff">Benchmark Poker</text>
+</svg>"""
+
+
+def plain_loop(project: Path) -> None:
+    """Child process, yardstick 1: each card's Jinja SVG drawn by cairosvg onto one surface."""
     import cairocffi as cairo
+    import jinja2
 
     from pnp.fonts import use_bundled_fonts
     from pnp.pdf import draw_svg
-    from pnp.pipeline import Project, check_game
 
     use_bundled_fonts()
-    checked = check_game(Project(ROOT), "downturn")
-    events = checked.model.events
-    deck = checked.decks[0]
-    surface = cairo.PDFSurface(str(out_dir / "plain.pdf"), 612, 792)
+    deck = cards(project)
+    front = jinja2.Environment(autoescape=True).from_string(PLAIN_FRONT)
+    surface = cairo.PDFSurface(str(project / "plain.pdf"), LETTER_W * MM, LETTER_H * MM)
     context = cairo.Context(surface)
-    for start in range(0, SYNTHETIC_CARDS, 9):
-        for side in (deck.front, deck.back):
-            for slot in range(min(9, SYNTHETIC_CARDS - start)):
-                card = events[(start + slot) % len(events)]
-                svg = checked.renderer.render(side, card, deck=deck).svg
-                draw_svg(surface, svg, 13.45 + 63 * (slot % 3), 7.7 + 88 * (slot // 3))
+    for side, x, y, index in slots(len(deck)):
+        if x is None:
             context.show_page()
+            continue
+        card = deck[index]
+        svg = front.render(c=card, lines=textwrap.wrap(card["body"], 40)) if side == "front" \
+            else PLAIN_BACK
+        draw_svg(surface, svg, x, y)
     surface.finish()
+
+
+def reportlab_direct(project: Path) -> None:
+    """Child process, yardstick 2: the same cards drawn straight onto a reportlab canvas."""
+    from reportlab.lib.colors import HexColor
+    from reportlab.lib.utils import simpleSplit
+    from reportlab.pdfbase.pdfmetrics import registerFont
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.fonts import font_dir
+
+    for name, file in (("body", "RobotoCondensed-Regular.ttf"),
+                       ("bold", "RobotoCondensed-Bold.ttf"), ("title", "NotoSerif-Bold.ttf")):
+        registerFont(TTFont(name, str(font_dir() / file)))
+    deck = cards(project)
+    canvas = Canvas(str(project / "reportlab.pdf"), pagesize=(LETTER_W * MM, LETTER_H * MM))
+    for side, x, y, index in slots(len(deck)):
+        if x is None:
+            canvas.showPage()
+            continue
+        canvas.saveState()
+        canvas.translate(x * MM, (LETTER_H - y - CARD_H) * MM)
+        canvas.scale(MM, MM)  # millimetres from here, y up
+        if side == "back":
+            canvas.setFillColor(HexColor("#1f2a44"))
+            canvas.rect(0, 0, CARD_W, CARD_H, stroke=0, fill=1)
+            canvas.setStrokeColor(HexColor("#ffffff"))
+            canvas.setLineWidth(0.6)
+            canvas.roundRect(4, 4, 55, 80, 3)
+            canvas.setFillColor(HexColor("#ffffff"))
+            canvas.setFont("title", 3.2)
+            canvas.drawCentredString(31.5, 42, "Benchmark Poker")
+        else:
+            card = deck[index]
+            colour = HexColor(card["colour"])
+            canvas.setStrokeColor(colour)
+            canvas.setLineWidth(0.6)
+            canvas.roundRect(2.5, 2.5, 58, 83, 2.5)
+            canvas.setFillColor(colour)
+            canvas.setFont("bold", 7)
+            canvas.drawString(6, CARD_H - 11, card["value"])
+            canvas.drawRightString(57, CARD_H - 80, card["value"])
+            canvas.setFont("title", 3.9)
+            canvas.drawCentredString(31.5, CARD_H - 11, card["title"])
+            canvas.setFillColor(HexColor("#000000"))
+            canvas.setFont("body", 3.5)
+            for n, line in enumerate(simpleSplit(card["body"], "body", 3.5, 49)):
+                canvas.drawString(7, CARD_H - 33.5 - n * 4.2, line)
+            canvas.setFont("body", 2.4)
+            canvas.drawCentredString(31.5, CARD_H - 82, card["number"])
+        canvas.restoreState()
+    canvas.save()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--synthetic-child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--plain-child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--reportlab-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.synthetic_child:
-        synthetic_deck(args.synthetic_child)
-        return
     if args.plain_child:
         plain_loop(args.plain_child)
         return
+    if args.reportlab_child:
+        reportlab_direct(args.reportlab_child)
+        return
     pnp = [sys.executable, "-m", "pnp"]
     with tempfile.TemporaryDirectory() as scratch:
+        small = poker_project(Path(scratch) / "poker-54", 54)
+        large = poker_project(Path(scratch) / f"poker-{LARGE}", LARGE)
         cases = {
-            "pnp check (all games)": pnp + ["check"],
-            "pnp build --sheets all (letter)": pnp + ["build", "--sheets", "all",
-                                                      "--out", scratch],
-            f"synthetic {SYNTHETIC_CARDS}-card deck": [
-                sys.executable, __file__, "--synthetic-child", scratch],
-            f"  yardstick: plain cairosvg loop, {SYNTHETIC_CARDS} cards": [
-                sys.executable, __file__, "--plain-child", scratch],
+            "pnp check (Downturn)": pnp + ["check", "--game", "downturn"],
+            "pnp build --sheets all (Downturn)": pnp + [
+                "build", "--game", "downturn", "--out", scratch],
+            "pnp build, poker deck, 54 cards": pnp + ["build", "--root", str(small)],
+            f"pnp build, poker deck, {LARGE} cards": pnp + ["build", "--root", str(large)],
+            f"  plain Jinja -> cairosvg loop, {LARGE}": [
+                sys.executable, __file__, "--plain-child", str(large)],
+            f"  reportlab straight, {LARGE}": [
+                sys.executable, __file__, "--reportlab-child", str(large)],
         }
         print(f"pnp benchmark: {args.runs} runs each, median wall time; "
               f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
+        medians = {}
         for name, command in cases.items():
             walls, peaks = zip(*(measure(command) for _ in range(args.runs)))
-            print(f"{name:<36} {statistics.median(walls):6.2f} s   "
-                  f"peak RSS {max(peaks):6.0f} MiB")
+            medians[name] = statistics.median(walls)
+            print(f"{name:<40} {medians[name]:6.2f} s   peak RSS {max(peaks):6.0f} MiB")
+        ours = medians[f"pnp build, poker deck, {LARGE} cards"]
+        print(f"pnp on {LARGE} cards: {ours / medians[f'  plain Jinja -> cairosvg loop, {LARGE}']:.2f}"
+              f" x the plain cairosvg loop, {ours / medians[f'  reportlab straight, {LARGE}']:.2f}"
+              " x reportlab straight")
 
 
 if __name__ == "__main__":

@@ -15,15 +15,17 @@ from pathlib import Path
 
 from . import __version__
 from .findings import Findings, display_path
-from .layout import PROJECT_LAYOUTS, builtin_layouts, load_layouts
+from .layout import PROJECT_LAYOUTS, PrintOptions, builtin_layouts, load_layouts
 from .output import commit_count, remove_stale_staging, staged_output
 from .pdf import DocumentInfo, render_pdf
-from .printshop import SHOPS, shop_pngs
-from .tts import export_deck
 from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calibration_plans,
                        load_profile, save_profile, scale_from_readings)
+from .printshop import SHOPS, shop_pngs
+from .sheets import Deck
+from .tts import export_deck
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
+from .scaffold import ScaffoldError, new_game
 from .schema import suggest
 from .units import PAPERS
 
@@ -70,6 +72,8 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                       help="lay out and draw the sheets for this paper (default: letter)")
     check.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (default) or json for editors and CI")
 
@@ -88,18 +92,6 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
-    export = commands.add_parser(
-        "export", parents=[common], help="Tabletop Simulator decks, or PNG faces for a shop",
-        description="Check, then write each deck for Tabletop Simulator (face sheets, back "
-                    "image, saved-object JSON) or as one PNG per face for a print shop.")
-    export.add_argument("--to", choices=["tts", "shop"], default="tts")
-    export.add_argument("--shop", default="thegamecrafter", choices=sorted(SHOPS),
-                        help="print-shop profile for --to shop (default: thegamecrafter)")
-    export.add_argument("--sheets", default="all",
-                        help="comma-separated deck names, or 'all' (default)")
-    export.add_argument("--out", type=Path, default=None,
-                        help="output folder (default: output/ in the project)")
-    export.add_argument("--strict", action="store_true", help="treat warnings as errors")
     commands.add_parser("layouts", parents=[common], help="show the sheet layouts",
                         description="Show the built-in sheet layouts and the project's own "
                                     "(layouts.yaml); pictures in the README, 'How to print'.")
@@ -117,6 +109,26 @@ def _parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--left-x", type=float, help="left crosshair x reading, mm")
     calibrate.add_argument("--right-x", type=float, help="right crosshair x reading, mm")
     calibrate.add_argument("--description", default="", help="which printer, which tray")
+    export = commands.add_parser(
+        "export", parents=[common], help="Tabletop Simulator decks, or PNG faces for a shop",
+        description="Check, then write each deck for Tabletop Simulator (face sheets, back "
+                    "image, saved-object JSON) or as one PNG per face for a print shop.")
+    export.add_argument("--to", choices=["tts", "shop"], default="tts")
+    export.add_argument("--shop", default="thegamecrafter", choices=sorted(SHOPS),
+                        help="print-shop profile for --to shop (default: thegamecrafter)")
+    export.add_argument("--sheets", default="all",
+                        help="comma-separated deck names, or 'all' (default)")
+    export.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: output/ in the project)")
+    export.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    new = commands.add_parser("new", help="start a game of your own",
+                              description="Write a small, working game: a deck from CSV, "
+                                          "its templates and a rules.yaml.")
+    new.add_argument("name", help="the game's folder name, e.g. my-game")
+    new.add_argument("--root", type=Path, default=Path("."),
+                     help="project folder to write content/ and templates/ in (default: .)")
+    new.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
 
 
@@ -184,7 +196,7 @@ def cmd_check(args) -> int:
     names, findings = _games(project, args)
     started = time.perf_counter()
     for name in names:
-        findings.extend(check_game(project, name).findings)
+        findings.extend(check_game(project, name, args.paper).findings)
     elapsed = time.perf_counter() - started
     if args.format == "json":
         report = {
@@ -206,9 +218,14 @@ def cmd_build(args) -> int:
     names, findings = _games(project, args)
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
+    options, problems = print_options(project, args)
+    if problems.errors:
+        _print_findings(problems)
+        print("pnp build: nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
     checked_games = []
     for name in names:
-        checked = check_game(project, name)
+        checked = check_game(project, name, args.paper, options)
         findings.extend(checked.findings)
         checked_games.append(checked)
     _print_findings(findings)
@@ -222,23 +239,16 @@ def cmd_build(args) -> int:
         unknown &= set(missing)
         plan.append((checked, decks))
     if unknown:
-        known = sorted({d.name for c in checked_games for d in (*c.decks, *c.boards)})
+        known = sorted({sheet.name for c in checked_games for sheet in c.sheets})
         raise UsageError(f"no sheet named {', '.join(sorted(unknown))}; "
                          f"sheets: {', '.join(known)} or all")
-    layouts, printer, problems = print_options(project, args)
-    if problems.errors:
-        _print_findings(problems)
-        print("pnp build: nothing was written", file=sys.stderr)
-        return EXIT_ERRORS
     out_dir = args.out or project.root / "output"
     for checked, _ in plan:
         remove_stale_staging(out_dir / checked.name)
     started = time.perf_counter()
     with staged_output() as staging:
         written = [path for checked, decks in plan
-                   for path in build_game(checked, decks, args.paper, out_dir, staging,
-                                          layout_name=args.layout, layouts=layouts,
-                                          printer=printer, ink_saver=args.ink_saver)]
+                   for path in build_game(checked, decks, out_dir, staging)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
     elapsed = time.perf_counter() - started
@@ -288,26 +298,41 @@ def cmd_list(args) -> int:
         checked = check_game(project, name)
         title = checked.info.title if checked.info else name
         print(f"{name}: {title}")
-        if not checked.decks:
+        if not checked.sheets:
             print("  (sheets unavailable until 'pnp check' is clean)")
-        for deck in checked.decks:
-            size = f"{deck.size.width_mm:g} x {deck.size.height_mm:g} mm"
-            print(f"  {deck.name:<12} {len(deck.items):>3} x {deck.title} ({size})")
-        for board in checked.boards:
-            size = f"{board.size.width_mm:g} x {board.size.height_mm:g} mm"
-            print(f"  {board.name:<12}   1 x {board.title} ({size}; whole, or tiled over "
-                  "the paper)")
+        for sheet in checked.sheets:
+            print(f"  {sheet.name:<12} {sheet.describe()}")
     _print_findings(findings)
     return EXIT_ERRORS if findings.errors else EXIT_OK
 
 
-def print_options(project: Project, args):
-    """The layouts (built-in and the project's), the chosen printer profile, and findings."""
+def cmd_new(args) -> int:
+    try:
+        written = new_game(args.root, args.name)
+    except ScaffoldError as exc:
+        raise UsageError(str(exc)) from None
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    game, templates = written[0].parent, written[-1].parent
+    shown = lambda path: display_path(path, Path.cwd())  # noqa: E731
+    print(f"""
+Next:
+  1. Put your cards in {shown(game / 'cards.csv')} (one row each; 'copies' repeats a row).
+  2. Name your game, its designer and licence in {shown(game / 'game.yaml')}.
+  3. Draw your cards in {shown(templates)}/ (SVG in millimetres).
+  4. Run 'pnp check --game {args.name}' after each edit, then 'pnp build --game {args.name}'.
+See docs/your-own-game.md for a walk-through.""")
+    return EXIT_OK
+
+
+def print_options(project: Project, args) -> tuple[PrintOptions, Findings]:
+    """The layout (built-in or the project's), the printer profile and the ink-saver switch
+    asked for, and findings for a project layouts file or printer profile with problems."""
     own = project.root / PROJECT_LAYOUTS
     layouts, findings = load_layouts(project.root, display_path(own, Path.cwd())
                                      if own.is_file() else PROJECT_LAYOUTS)
     if findings.errors:
-        return layouts, None, findings
+        return PrintOptions(), findings
     if args.layout not in layouts:
         raise UsageError(f"no layout named '{args.layout}'; " + (
             suggest(args.layout, layouts) or f"layouts: {', '.join(layouts)}"))
@@ -316,7 +341,51 @@ def print_options(project: Project, args):
         printer, problems = load_profile(project.root, args.printer, display_path(
             project.root / PRINTERS_DIR / f"{args.printer}.yaml", Path.cwd()))
         findings.extend(problems)
-    return layouts, printer, findings
+    return PrintOptions(args.layout, layouts, printer, args.ink_saver), findings
+
+
+def cmd_layouts(args) -> int:
+    project = Project(args.root)
+    own = project.root / PROJECT_LAYOUTS
+    layouts, findings = load_layouts(project.root, display_path(own, Path.cwd()))
+    builtin = builtin_layouts()
+    for name, layout in layouts.items():
+        origin = "" if builtin.get(name) == layout else " (project)"
+        print(f"{name:<16} {layout.description}{origin}")
+    _print_findings(findings)
+    return EXIT_ERRORS if findings.errors else EXIT_OK
+
+
+def cmd_calibrate(args) -> int:
+    project = Project(args.root)
+    if args.save:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}", args.save):
+            raise UsageError(f"--save {args.save!r}: a profile name is letters, digits, "
+                             "'-', '_' and '.'")
+        if (args.left_x is None) != (args.right_x is None):
+            raise UsageError("give both --left-x and --right-x, or neither")
+        for name, value in (("--x", args.x), ("--y", args.y), ("--left-x", args.left_x),
+                            ("--right-x", args.right_x)):
+            if value is not None and abs(value) > CALIBRATION_REACH_MM:
+                raise UsageError(f"{name} {value:g}: the scales read up to "
+                                 f"{CALIBRATION_REACH_MM} mm either way")
+        scale = 1.0 if args.left_x is None else scale_from_readings(
+            args.left_x, args.right_x, PAPERS[args.paper])
+        path = save_profile(project.root, args.save, PrinterProfile(
+            args.description, args.x, args.y, scale))
+        print(f"wrote {display_path(path, Path.cwd())}")
+        print(f"pnp calibrate: use it with: pnp build --printer {args.save}", file=sys.stderr)
+        return EXIT_OK
+    out_dir = args.out or project.root / "output"
+    destination = out_dir / f"calibration-{args.paper}.pdf"
+    document = DocumentInfo(title="pnp printer calibration", author="pnp",
+                            subject="Two-sided sheet to measure how far a printer shifts the "
+                                    "back of a page", duplex=args.duplex)
+    with staged_output() as staging:
+        staging.write(destination, render_pdf(calibration_plans(args.paper, args.duplex),
+                                              document))
+    print(f"wrote {display_path(destination, Path.cwd())}")
+    return EXIT_OK
 
 
 def cmd_export(args) -> int:
@@ -335,23 +404,23 @@ def cmd_export(args) -> int:
     written = []
     with staged_output() as staging:
         for checked in checked_games:
-            decks, missing = select_sheets(checked, wanted)
+            sheets, missing = select_sheets(checked, wanted)
             if missing:
                 raise UsageError(f"no deck named {', '.join(missing)}")
-            for deck in decks:
-                if not hasattr(deck, "items"):
-                    continue  # a board: TTS and shops take it as one image from board-large.pdf
-                fronts, backs = (
-                    [face.svg for face in faces] for faces in checked.faces[deck.name])
+            for sheet in sheets:
+                if not isinstance(sheet, Deck):
+                    continue  # boards and whole pages: board-large.pdf or the page's PDF
+                fronts = [face.svg for face in sheet.fronts]
+                backs = [face.svg for face in sheet.backs] if sheet.back else None
                 if args.to == "tts":
-                    files = export_deck(deck.name, deck.title,
-                                        [str(getattr(i, "label", "")) for i in deck.items],
-                                        fronts, backs, deck.size,
+                    files = export_deck(sheet.name, sheet.title,
+                                        [face.label for face in sheet.fronts], fronts,
+                                        backs or fronts[:1] * len(fronts), sheet.size,
                                         out_dir / checked.name / "tts")
                 else:
                     folder = out_dir / checked.name / f"shop-{args.shop}"
                     files = [(folder / name, data) for name, data in shop_pngs(
-                        deck.name, fronts, backs, deck.size, SHOPS[args.shop])]
+                        sheet.name, fronts, backs, sheet.size, SHOPS[args.shop])]
                 for path, data in files:
                     staging.write(path, data)
                     written.append(path)
@@ -361,49 +430,6 @@ def cmd_export(args) -> int:
     return EXIT_OK
 
 
-def cmd_layouts(args) -> int:
-    project = Project(args.root)
-    layouts, findings = load_layouts(project.root, display_path(
-        project.root / PROJECT_LAYOUTS, Path.cwd()))
-    builtin = builtin_layouts()
-    for name, layout in layouts.items():
-        origin = "" if builtin.get(name) == layout else " (project)"
-        print(f"{name:<16} {layout.description}{origin}")
-    _print_findings(findings)
-    return EXIT_ERRORS if findings.errors else EXIT_OK
-
-
-def cmd_calibrate(args) -> int:
-    project = Project(args.root)
-    if args.save:
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}", args.save):
-            raise UsageError(f"--save {args.save!r}: a profile name is letters, digits, "
-                             "'-', '_' and '.'")
-        scale = 1.0
-        if (args.left_x is None) != (args.right_x is None):
-            raise UsageError("give both --left-x and --right-x, or neither")
-        if args.left_x is not None:
-            scale = scale_from_readings(args.left_x, args.right_x, PAPERS[args.paper])
-        for name, value in (("--x", args.x), ("--y", args.y)):
-            if abs(value) > CALIBRATION_REACH_MM:
-                raise UsageError(f"{name} {value:g}: the scales read up to "
-                                 f"{CALIBRATION_REACH_MM} mm either way")
-        path = save_profile(project.root, args.save, PrinterProfile(
-            args.description, args.x, args.y, scale))
-        print(f"wrote {display_path(path, Path.cwd())}")
-        print(f"pnp calibrate: use it with: pnp build --printer {args.save}", file=sys.stderr)
-        return EXIT_OK
-    out_dir = args.out or project.root / "output"
-    destination = out_dir / f"calibration-{args.paper}.pdf"
-    document = DocumentInfo(title="pnp printer calibration", author="pnp",
-                            subject="Two-sided sheet to measure how far a printer shifts the "
-                                    "back of a page", duplex=args.duplex)
-    with staged_output() as staging:
-        staging.write(destination, render_pdf(calibration_plans(args.paper, args.duplex),
-                                              document))
-    print(f"wrote {display_path(destination, Path.cwd())}")
-    return EXIT_OK
-
-
-COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "proof": cmd_proof,
-            "layouts": cmd_layouts, "calibrate": cmd_calibrate, "export": cmd_export}
+COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "new": cmd_new,
+            "proof": cmd_proof, "layouts": cmd_layouts, "calibrate": cmd_calibrate,
+            "export": cmd_export}

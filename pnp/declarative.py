@@ -78,6 +78,7 @@ class _Sandbox(SandboxedEnvironment):
 
 
 _ENV = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
+sandbox = _ENV  # also evaluates the manifest's `each` expressions and labels
 
 
 class RuleBroken(Exception):
@@ -91,7 +92,9 @@ class RuleBroken(Exception):
 
 
 def names_of(model: Any) -> dict[str, Any]:
-    """The names rules can use: `game` (the whole model) and each of its top-level parts."""
+    """The names rules can use: `game` (the whole model), `info` and every table and deck."""
+    if hasattr(model, "names"):
+        return model.names()
     names = {"game": model}
     if dataclasses.is_dataclass(model):
         names.update((f.name, getattr(model, f.name)) for f in dataclasses.fields(model))
@@ -204,7 +207,7 @@ def _evaluate(declared: DeclaredRule, path: str, names: dict[str, Any]):
         except Exception as exc:  # any failure of content-written code is a located finding
             detail = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message \
                 else str(exc)
-            detail = _OBJECT.sub(r"\1", detail)  # 'pnp.games.downturn.Bank object' -> Bank
+            detail = _OBJECT.sub(r"\1", detail)  # 'types.Bank object' -> Bank
             raise RuleBroken(declared.where.of(key), f"{key}: {type(exc).__name__}"
                              f"{' on ' + on if on else ''}: {detail}") from None
         if isinstance(value, jinja2.Undefined):

@@ -334,13 +334,13 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
             break
         full = _furniture_for(cells, paper, layout, "front", bleed, printer)
     if trimmed:
-        if cells:
-            fits = len({c.pair for c in cells})
+        fits = len({c.pair for c in cells}) if cells else 0
+        if cells and math.ceil(count / fits) > math.ceil(count / per_sheet):
             notices.append(
                 f"the ruler and print notes do not fit the margins of a full sheet of "
                 f"{item.width_mm:g} x {item.height_mm:g} mm pieces; each sheet holds {fits} "
                 f"instead of {per_sheet}, and they go in the room that frees")
-        else:
+        elif not cells:
             cells, leave_off = _cells(item, paper, layout), True
             notices.append("the ruler and print notes do not fit beside "
                            f"{item.width_mm:g} x {item.height_mm:g} mm pieces; "
@@ -674,3 +674,21 @@ def sheet_file_name(deck_name: str, paper: str, layout_name: str, layout: SheetL
     if ink_saver:
         parts.append("ink-saver")
     return "-".join(parts) + ".pdf"
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How a build prints: the layout (by name, among the built-in and the project's), a
+    printer profile (pnp/printers.py) for the backs, and the ink-saver variant."""
+
+    layout: str = "home"
+    layouts: dict | None = None
+    printer: object = None
+    ink_saver: bool = False
+
+    def sheet_layout(self) -> SheetLayout:
+        return (self.layouts or builtin_layouts())[self.layout]
+
+    @property
+    def printer_name(self) -> str:
+        return getattr(self.printer, "name", "") if self.printer else ""

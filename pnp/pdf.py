@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.request import urlopen
 
 import cairocffi as cairo
 import cairosvg.parser
@@ -123,8 +124,19 @@ class RefusedFetch(Exception):
 
 
 def refuse_fetch(url: str, resource_type: str):
-    """cairosvg's fetcher: our SVG never needs a file or network resource, so none is read."""
-    raise RefusedFetch(f"refused to fetch {url!r}: templates may not load external resources")
+    """cairosvg's fetcher: a face may embed checked art as a `data:` image (the `image()`
+    template helper does); nothing else, no file and no network, is ever read."""
+    if url.startswith("data:image/") and resource_type.startswith("image/"):
+        from .assets import check_asset_bytes
+
+        with urlopen(url) as handle:  # a data: URL is decoded in memory, never fetched
+            data = handle.read()
+        problem = check_asset_bytes(data)
+        if problem is None:
+            return data
+        raise RefusedFetch(f"refused an embedded image: it {problem}")
+    raise RefusedFetch(f"refused to fetch {url[:80]!r}: templates may not load external "
+                       "resources")
 
 
 class _PlacedSurface(cairosvg.surface.Surface):

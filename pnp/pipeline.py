@@ -1,36 +1,34 @@
 """Pipeline: a project folder in; findings, and for a clean game its print-ready PDFs, out.
 
 load -> validate -> model -> rules -> render faces -> layout -> PDF -> atomic write.
-`check_game` runs everything up to the rendered faces (text fitting is part of checking);
-`build_game` runs check first and writes nothing unless the game is free of errors.
+`check_game` runs everything up to the PDF: every face, every page's margin furniture, every
+board tile and whole page is drawn and parsed, so whatever `build` would render, `check` has
+rendered, and a template mistake is a located finding from check, never a crash of build.
+`build_game` turns a checked, error-free game's page plans into PDFs.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from .content import load_document
 from .declarative import RULES_FILE, run_declared_rules
 from .findings import Findings, Location, display_path
-from .games import Board, Deck, Engine, GameInfo, engines
-from .inksaver import save_ink
-from .layout import Rect, builtin_layouts, deck_bleed_mm, impose, sheet_file_name
+from .fonts import metrics
+from .layout import PrintOptions
+from .model import GAME_FILE, Game, load_game
 from .output import Staging
-from .pdf import DocumentInfo, PagePlan, Placement, render_pdf
-from .printers import PrinterProfile, apply_printer
-from .render import Face, Renderer
+from .pdf import render_pdf
+from .plugins import available, load_plugin
+from .render import Renderer
 from .rules import run_rules
-from .schema import INVALID, suggest, validate
-from .tiling import Tiling, tile_board
-from .units import PAPERS, Size
+from .schema import suggest
+from .sheets import Output, Sheet
 
-GAME_FILE = "game.yaml"
-FURNITURE_TEMPLATE = "sheet.svg.j2"
-TILE_TEMPLATE = "board-tile.svg.j2"  # a tiled board page's margins, cut lines and marks
-ASSEMBLY_TEMPLATE = "board-assembly.svg.j2"  # the map of the tiles, first page
+DEFAULT_PAPER = "letter"
+# pnp's own templates (sheet margins, board tiles, inline icons); a project's templates/common/
+# or a game's own folder may replace any of them.
+BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
 
 
 @dataclass
@@ -61,197 +59,96 @@ class Project:
 class CheckedGame:
     name: str
     findings: Findings
-    info: GameInfo | None = None
-    engine: Engine | None = None
-    model: Any = None
-    decks: list[Deck] = field(default_factory=list)
-    faces: dict[str, tuple[list[Face], list[Face]]] = field(default_factory=dict)
-    boards: list[Board] = field(default_factory=list)
-    board_faces: dict[str, Face] = field(default_factory=dict)
+    paper: str = DEFAULT_PAPER
+    game: Game | None = None
     renderer: Renderer | None = None
+    outputs: dict[str, list[Output]] = field(default_factory=dict)  # sheet name -> its PDFs
+
+    @property
+    def info(self):
+        return self.game.info if self.game else None
+
+    @property
+    def sheets(self) -> list[Sheet]:
+        return list(self.game.sheets.values()) if self.game else []
 
     @property
     def ok(self) -> bool:
-        return self.model is not None and not self.findings.errors
+        return self.game is not None and not self.findings.errors
 
 
-def check_game(project: Project, name: str) -> CheckedGame:
-    """Load, validate and model one game, run its rules and render every face."""
+def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
+               options: PrintOptions | None = None) -> CheckedGame:
+    """Load, validate and model one game, run its rules, and draw everything a build on
+    `paper` would draw."""
     findings = Findings()
-    checked = CheckedGame(name, findings)
+    checked = CheckedGame(name, findings, paper)
     folder = project.content / name
-    game_file = folder / GAME_FILE
-    info = validate(load_document(game_file, project.shown(game_file), findings),
-                    GameInfo, "", findings)
-    if info is INVALID:
+    game = checked.game = load_game(folder, project.shown, findings)
+    if game is None:
         return checked
-    checked.info = info
-    available = engines()
-    engine_name = info.engine or name
-    if engine_name not in available:
-        findings.error("game-engine", info.where.of("engine") if info.engine else info.where.at,
-                       f"no engine named '{engine_name}'",
-                       hint=suggest(engine_name, available) or
-                       f"set 'engine:' to one of: {', '.join(available)}")
-        return checked
-    engine = checked.engine = available[engine_name]
-    parts: dict[str, Any] = {}
-    for file_name, (part, schema) in engine.files.items():
-        path = folder / file_name
-        parts[part] = validate(load_document(path, project.shown(path), findings), schema,
-                               part, findings)
-    if findings.errors or any(value is INVALID for value in parts.values()):
-        return checked
-    model = checked.model = engine.make_model(info, parts)
-    run_rules(engine.name, model, findings)
+    info = game.info
+    if info.plugin:
+        problem = load_plugin(info.plugin)
+        if problem:
+            findings.error("game-plugin", info.where.of("plugin"), problem,
+                           hint=suggest(info.plugin, available()) or
+                           "install the package that provides it, or remove 'plugin:'")
+        else:
+            run_rules(info.plugin, game, findings)
     rules_file = folder / RULES_FILE
-    run_declared_rules(rules_file, project.shown(rules_file), model, findings)
-    checked.decks = engine.sheets(model)
+    run_declared_rules(rules_file, project.shown(rules_file), game, findings)
+    check_printed_text(game, findings)
     renderer = checked.renderer = Renderer(
-        [project.templates / name, project.templates / "common"], engine.icons,
-        {"game": model, "info": info})
-    for deck in checked.decks:
-        fronts = [renderer.render(deck.front, item, deck=deck) for item in deck.items]
-        backs = [renderer.render(deck.back, item, deck=deck) for item in deck.items]
-        checked.faces[deck.name] = (fronts, backs)
-    checked.boards = engine.boards(model)
-    for board in checked.boards:
-        checked.board_faces[board.name] = renderer.render(board.template, board.item, board=board)
+        [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
+        {"game": game, "info": info}, art_folder=folder)
+    for sheet in game.sheets.values():
+        sheet.render(renderer)
+    for sheet in game.sheets.values():
+        checked.outputs[sheet.name] = sheet.outputs(renderer, paper, findings, options)
     findings.extend(renderer.findings)
     return checked
 
 
+def check_printed_text(game: Game, findings: Findings) -> None:
+    """Text the sheets print outside text boxes (title, attribution, sheet titles) must be
+    drawable by the bundled fonts too, or it prints as empty boxes on every sheet."""
+    info = game.info
+    texts = [(info.title, info.where.of("title"), "title"),
+             (info.licence.attribution, info.licence.where.of("attribution"), "attribution")]
+    for kind in ("decks", "boards", "pages"):
+        for sheet_name, spec in getattr(info, kind).items():
+            texts.append((spec.title, spec.where.of("title"), f"{kind}.{sheet_name}.title"))
+    for role in ("body", "bold"):
+        face = metrics(role)
+        for text, where, field_name in texts:
+            for char in face.missing(text):
+                findings.error("glyph-missing", where, f"character '{char}' (U+{ord(char):04X})"
+                               f" is not in the bundled font {face.face.family}",
+                               field=field_name, hint="it would print as an empty box; "
+                               "replace it")
+                break
+
+
 def select_sheets(checked: CheckedGame, wanted: list[str] | None
-                  ) -> tuple[list[Deck | Board], list[str]]:
-    """The decks and boards named in `wanted` (all when None), and names that match no sheet."""
+                  ) -> tuple[list[Sheet], list[str]]:
+    """The sheets named in `wanted` (all when None), and names that match no sheet."""
     if wanted is None:
-        return [*checked.decks, *checked.boards], []
-    by_name = {sheet.name: sheet for sheet in (*checked.decks, *checked.boards)}
+        return checked.sheets, []
+    by_name = {sheet.name: sheet for sheet in checked.sheets}
     return [by_name[n] for n in wanted if n in by_name], [n for n in wanted if n not in by_name]
 
 
-def plan_pages(checked: CheckedGame, deck: Deck, paper: str, layout_name: str = "home", *,
-               layouts: dict | None = None, printer: PrinterProfile | None = None,
-               ink_saver: bool = False):
-    layout = (layouts or builtin_layouts())[layout_name]
-    pages = impose(len(deck.items), deck.size, paper, layout, bleed_mm=deck_bleed_mm(deck),
-                   printer=printer.name if printer else "", layout_name=layout_name)
-    fronts, backs = checked.faces[deck.name]
-    sheets = max(page.number for page in pages)
-    ink = save_ink if ink_saver else (lambda svg: svg)
-    plans = []
-    for page in pages:
-        furniture = {part: checked.renderer.render(
-            FURNITURE_TEMPLATE, None, part=part, page=page, deck=deck, layout=layout,
-            sheets=sheets, paper_name=paper).svg for part in ("fixed", "page")}
-        # The fixed furniture repeats on every page of a side, so it is placed like a shared
-        # back and drawn once per document.
-        placements = (Placement(0, 0, furniture["fixed"]), *(
-            Placement.for_slot(slot, ink((fronts if slot.face == "front" else backs)[
-                slot.index].svg)) for slot in page.slots))
-        plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements,
-                              bleed=page.bleed, side=page.side))
-    return apply_printer(plans, printer), layout, pages[0].notices
-
-
-def build_game(checked: CheckedGame, decks: list[Deck | Board], paper: str, out_dir: Path,
-               staging: Staging, *, layout_name: str = "home", layouts: dict | None = None,
-               printer: PrinterProfile | None = None, ink_saver: bool = False) -> list[Path]:
-    """Render the chosen decks and boards of a checked, error-free game into staged PDFs."""
-    info = checked.info
+def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path,
+               staging: Staging) -> list[Path]:
+    """Write the chosen sheets of a checked, error-free game as staged PDFs."""
     written = []
-    for deck in decks:
-        if isinstance(deck, Board):
-            written.extend(build_board(checked, deck, paper, out_dir, staging))
-            continue
-        plans, layout, notices = plan_pages(checked, deck, paper, layout_name, layouts=layouts,
-                                            printer=printer, ink_saver=ink_saver)
-        for notice in notices:
-            print(f"pnp build: {deck.name}: note: {notice}", file=sys.stderr)
-        document = document_info(info, deck.title, paper_label(paper), layout.duplex)
-        destination = out_dir / checked.name / sheet_file_name(
-            deck.name, paper, layout_name, layout, ink_saver)
-        staging.write(destination, render_pdf(plans, document))
-        written.append(destination)
+    for sheet in sheets:
+        for output in checked.outputs.get(sheet.name, []):
+            destination = out_dir / checked.name / output.file_name
+            staging.write(destination, render_pdf(output.plans, output.document))
+            written.append(destination)
     return written
-
-
-def build_board(checked: CheckedGame, board: Board, paper: str, out_dir: Path,
-                staging: Staging) -> list[Path]:
-    """Write the board whole on one page of its own size, and tiled over `paper`."""
-    svg = checked.board_faces[board.name].svg
-    size = f"{board.size.width_mm:g} x {board.size.height_mm:g} mm"
-
-    whole = Rect(0, 0, *board.size)
-    large = [PagePlan(board.size, whole, blank_svg(board.size), (Placement(0, 0, svg),))]
-    tiling = tile_board(board.size, PAPERS[paper])
-    written = []
-    for name, plans, what in (
-            (f"{board.name}-large.pdf", large, f"one {size} page"),
-            (f"{board.name}-{paper}.pdf", plan_tiles(checked, board, tiling, paper),
-             f"tiled over {paper_label(paper)}")):
-        destination = out_dir / checked.name / name
-        document = document_info(checked.info, board.title, what, duplex="none")
-        staging.write(destination, render_pdf(plans, document))
-        written.append(destination)
-    return written
-
-
-def plan_tiles(checked: CheckedGame, board: Board, tiling: Tiling, paper: str) -> list[PagePlan]:
-    """The assembly map page, then one page per tile: a clipped window of the board between
-    the page's margin furniture (under) and its cut lines and alignment marks (over)."""
-    svg = checked.board_faces[board.name].svg
-    render = checked.renderer.render
-    page = Rect(0, 0, *tiling.paper)
-    context = dict(board=board, tiling=tiling, paper_name=paper_label(paper))
-    thumb = assembly_thumbnail(tiling)
-    scale = thumb.width_mm / board.size.width_mm
-    plans = [PagePlan(tiling.paper, page,
-                      render(ASSEMBLY_TEMPLATE, None, layer="under", thumb=thumb, **context).svg,
-                      (Placement(thumb.x_mm, thumb.y_mm, svg, scale=scale),
-                       Placement(0, 0, render(ASSEMBLY_TEMPLATE, None, layer="over",
-                                              thumb=thumb, **context).svg)))]
-    for tile in tiling.tiles:
-        x, y = tile.to_page(0, 0)
-        plans.append(PagePlan(
-            tiling.paper, tile.placed,
-            render(TILE_TEMPLATE, None, layer="under", tile=tile, **context).svg,
-            (Placement(x, y, svg, clip=tile.placed),
-             Placement(0, 0, render(TILE_TEMPLATE, None, layer="over", tile=tile,
-                                    **context).svg))))
-    return plans
-
-
-def assembly_thumbnail(tiling: Tiling) -> Rect:
-    """Where the board's thumbnail sits on the assembly map page: full width, below a header."""
-    margin_mm, header_mm, footer_mm = 15, 40, 100
-    paper = tiling.paper
-    scale = min((paper.width_mm - 2 * margin_mm) / tiling.board.width_mm,
-                (paper.height_mm - header_mm - footer_mm) / tiling.board.height_mm)
-    width, height = tiling.board.width_mm * scale, tiling.board.height_mm * scale
-    return Rect((paper.width_mm - width) / 2, header_mm, width, height)
-
-
-def blank_svg(size: Size) -> str:
-    w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
-            f'viewBox="0 0 {w} {h}"/>')
-
-
-def document_info(info: GameInfo, title: str, detail: str, duplex: str) -> DocumentInfo:
-    """A PDF's metadata: what it is, and the game's licence and attribution."""
-    return DocumentInfo(
-        title=f"{info.title}: {title} ({detail})",
-        author=info.designer,
-        subject=f"{info.title} print-and-play, {title.lower()}. "
-                f"{info.licence.attribution}. {info.licence.url}",
-        keywords=f"print and play; {info.licence.name}",
-        duplex=duplex,
-    )
-
-
-def paper_label(paper: str) -> str:
-    return {"letter": "US Letter", "a4": "A4"}.get(paper, paper)
 
 
 def unknown_game(project: Project, name: str) -> Findings:

@@ -60,18 +60,8 @@ class Card:
 
 def gallery_cards(checked: CheckedGame) -> list[Card]:
     """Every rendered face of the game as cards, in sheet order, with their findings attached."""
-    cards = []
-    for deck in checked.decks:
-        fronts, backs = checked.faces.get(deck.name, ([], []))
-        for front, back in zip(fronts, backs):
-            cards.append(Card(deck.name, deck.title, front.label,
-                              {"front": front.svg, "back": back.svg}))
-    for board in checked.boards:
-        face = checked.board_faces.get(board.name)
-        if face is not None:
-            cards.append(Card(board.name, board.title, face.label or board.title,
-                              {"board": face.svg}))
-    return cards
+    return [Card(sheet.name, sheet.title, label, faces)
+            for sheet in checked.sheets for label, faces in sheet.gallery()]
 
 
 def attach_findings(cards: list[Card], findings: list[Finding]) -> list[Finding]:

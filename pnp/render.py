@@ -1,7 +1,7 @@
 """Render: model objects and Jinja SVG templates in; one SVG document per face out.
 
-Templates are looked up in the game's own folder first (`templates/<game>/`), then in
-`templates/common/`. Autoescape is on and undefined names are errors, so card text with `&`, `<`
+Templates are looked up in the game's own folder first (`templates/<game>/`), then in the
+project's `templates/common/`, then among pnp's built-in ones (`pnp/templates/`). Autoescape is on and undefined names are errors, so card text with `&`, `<`
 or quotes is always drawn as text and a typo in a template fails loudly.
 
 Text boxes are declared by the template with `text_box(...)`: the box, the font role, the
@@ -11,6 +11,10 @@ and anything that had to shrink, does not fit or cannot be drawn becomes a findi
 
 from __future__ import annotations
 
+import base64
+import difflib
+import re
+import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,8 +25,15 @@ from markupsafe import Markup, escape
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
 from .textfit import TOKEN, fit_text, tokens_in, wrap
+from .units import MM_PER_INCH, Size
 
 MM_PER_PT = 25.4 / 72
+# An SVG length's unit -> millimetres (CSS: 96 px to the inch).
+_SVG_UNITS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_INCH / 72,
+              "pc": MM_PER_INCH / 6, "px": MM_PER_INCH / 96}
+_LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px)?\s*")
+SIZE_TOLERANCE_MM = 0.01
+_IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
 
 
 @dataclass(frozen=True)
@@ -78,7 +89,7 @@ class Renderer:
     """Renders the faces of one game's components, collecting text findings as it goes."""
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
-                 globals_: dict[str, Any]):
+                 globals_: dict[str, Any], art_folder: Path | None = None):
         self.env = jinja2.Environment(
             loader=_TemplateLoader([str(d) for d in template_dirs]),
             autoescape=True,
@@ -94,26 +105,118 @@ class Renderer:
         self.env.globals["font"] = _font_attributes
         self.env.globals["icon"] = self.icon
         self.env.globals["line_count"] = line_count
+        self.env.globals["image"] = self.image
+        self.env.globals["icons"] = icons
         self.icons = icons
+        self.info = globals_.get("info")
+        self.art_folder = art_folder
         self.findings = Findings()
         self._icon_macro = None
         self._broken: set[tuple[Location, str]] = set()
 
-    def render(self, template: str, item: Any, **context: Any) -> Face:
-        """Render one face; a broken or missing template becomes a finding, not a crash."""
+    def render(self, template: str, item: Any, expect: Size | None = None,
+               **context: Any) -> Face:
+        """Render one face; a broken or missing template, SVG that is not well-formed, or a
+        drawing whose declared size is not `expect` becomes a finding, not a crash."""
         label = getattr(item, "label", "")
         try:
             svg = self.env.get_template(template).render(card=item, **context)
         except Exception as exc:  # a template bug, or model code a template called, failed
             where = self._template_location(template, exc)
             detail = exc.message if isinstance(exc, jinja2.TemplateError) else exc
-            message = f"{type(exc).__name__}: {detail}"
-            if (where, message) not in self._broken:  # once per template problem, not per card
-                self._broken.add((where, message))
-                self.findings.error("template-error", where, message, subject=label,
-                                    hint="fix the template; the content was not at fault")
+            self._report(where, f"{type(exc).__name__}: {detail}", label)
+            return Face("", label)
+        if not self._svg_usable(svg, template, expect, label):
             return Face("", label)
         return Face(svg, label)
+
+    def exists(self, template: str, where: Location, field: str = "") -> bool:
+        """Whether `template` can be found; if not, a finding at `where` (the manifest line
+        that names it), so a typo is reported once, where it was made."""
+        try:
+            self.env.loader.get_source(self.env, template)
+            return True
+        except jinja2.TemplateNotFound:
+            folders = ", ".join(display_path(Path(d), Path.cwd()) + "/"
+                                for d in self.env.loader.searchpath[:-1])
+            self._report(where, f"template '{template}' not found", "", "template-missing",
+                         f"create it in {folders} or fix the name")
+            return False
+        except (OSError, UnicodeDecodeError) as exc:
+            self._report(where, f"template '{template}' cannot be read: {exc}", "",
+                         "template-missing", "save the template as UTF-8 text")
+            return False
+
+    def _report(self, where: Location, message: str, label: str, rule: str = "template-error",
+                hint: str = "fix the template; the content was not at fault") -> None:
+        if (where, message) not in self._broken:  # once per template problem, not per card
+            self._broken.add((where, message))
+            self.findings.error(rule, where, message, subject=label, hint=hint)
+
+    def _svg_usable(self, svg: str, template: str, expect: Size | None, label: str) -> bool:
+        """Parse the rendered SVG as the PDF stage will, and compare its declared size."""
+        try:
+            root = ElementTree.fromstring(svg)
+        except ElementTree.ParseError as exc:
+            line, column = exc.position
+            rendered = svg.splitlines()[line - 1] if 0 < line <= len(svg.splitlines()) else ""
+            where = self._source_line(template, rendered)
+            reason = str(exc).split(":")[0]
+            self._report(where, f"the SVG it draws is not well-formed XML: {reason} (at "
+                         f"'{_excerpt(rendered, column)}')", label, "template-xml",
+                         "close every tag and quote every attribute in the template")
+            return False
+        if expect is None:
+            return True
+        size = _declared_size(root)
+        if size is None:
+            self._report(self._source_line(template, "<svg"), "the root <svg> declares no physical width and height",
+                         label, "template-size", f'declare width="{expect.width_mm:g}mm" '
+                         f'height="{expect.height_mm:g}mm" and a viewBox in mm')
+            return False
+        if abs(size.width_mm - expect.width_mm) > SIZE_TOLERANCE_MM or \
+                abs(size.height_mm - expect.height_mm) > SIZE_TOLERANCE_MM:
+            self._report(self._source_line(template, "<svg"), f"draws {size.width_mm:g} x {size.height_mm:g} mm, but it is "
+                         f"printed at {expect.width_mm:g} x {expect.height_mm:g} mm", label,
+                         "template-size", "make the template's width and height match the "
+                         "size declared in game.yaml, so nothing is stretched")
+            return False
+        return True
+
+    def _source_line(self, template: str, rendered: str) -> Location:
+        """The template line that most likely wrote `rendered` (Jinja keeps no output map)."""
+        try:
+            source, filename, _ = self.env.loader.get_source(self.env, template)
+        except jinja2.TemplateNotFound:
+            return Location(template)
+        lines = source.splitlines()
+        wanted = rendered.strip()
+        exact = next((n for n, text in enumerate(lines, start=1) if wanted and wanted in text),
+                     0)
+        if exact:
+            return Location(filename, exact, 1)
+        best, score = 0, 0.0
+        for number, text in enumerate(lines, start=1):
+            ratio = difflib.SequenceMatcher(None, wanted[:200], text.strip()[:200]).ratio()
+            if ratio > score:
+                best, score = number, ratio
+        return Location(filename, best, 1) if best else Location(filename)
+
+    def image(self, path: str, x_mm: float, y_mm: float, width_mm: float, height_mm: float,
+              fit: str = "xMidYMid meet") -> Markup:
+        """Draw art from the game folder (checked by the model stage) as an embedded image."""
+        if self.art_folder is None:
+            raise ValueError("this game has no art folder")
+        file = (self.art_folder / str(path)).resolve()
+        if not file.is_relative_to(self.art_folder.resolve()):
+            raise ValueError(f"'{path}' is outside the game folder")
+        data = file.read_bytes()
+        kind = next((t for magic, t in _IMAGE_TYPES.items() if data.startswith(magic)),
+                    "image/svg+xml")
+        encoded = base64.b64encode(data).decode("ascii")
+        return Markup(f'<image x="{_number(x_mm)}" y="{_number(y_mm)}" '
+                      f'width="{_number(width_mm)}" height="{_number(height_mm)}" '
+                      f'preserveAspectRatio="{escape(fit)}" href="data:{kind};base64,{encoded}"/>')
 
     def _template_location(self, template: str, exc: Exception) -> Location:
         """The template file and line where rendering failed, as precisely as Jinja knows."""
@@ -136,12 +239,14 @@ class Renderer:
     def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
                  font: str = "body", size_pt: float = 9, min_pt: float | None = None,
                  leading: float = 1.2, align: str = "left", valign: str = "top",
-                 fill: str = "#000000", policy: str = "shrink") -> Markup:
+                 fill: str = "#000000", policy: str = "shrink", text: str | None = None
+                 ) -> Markup:
         """Fit `card.<field>` into the box (x, y, width, height in mm) and draw it.
 
         policy 'shrink' may go down to `min_pt` (a warning below `size_pt`); 'fail' may not.
+        `text` draws other words (a title with its number) checked at the field's location.
         """
-        text = str(getattr(card, field))
+        text = str(getattr(card, field) if text is None else text)
         x, y, width, height = box_mm
         face = metrics(font)
         where = card.where.of(field) if hasattr(card, "where") else None
@@ -215,6 +320,23 @@ def line_count(text: str, width_mm: float, *, font: str = "body", size_pt: float
     """How many lines `text` wraps to in a box `width_mm` wide at `size_pt`: lets a template
     give each text box the height it needs before `text_box` fits and checks it."""
     return len(wrap(str(text), metrics(font), size_pt, width_mm)[0])
+
+
+def _declared_size(root: ElementTree.Element) -> Size | None:
+    """The physical size an SVG root declares, in mm; None when it declares none."""
+    lengths = []
+    for name in ("width", "height"):
+        match = _LENGTH.fullmatch(root.get(name, ""))
+        if not match or not match.group(2):
+            return None
+        lengths.append(float(match.group(1)) * _SVG_UNITS[match.group(2)])
+    return Size(*lengths)
+
+
+def _excerpt(line: str, column: int) -> str:
+    start = max(column - 20, 0)
+    text = line[start:column + 20].strip()
+    return text if len(text) <= 40 else text[:40]
 
 
 def _strip_tokens(text: str) -> str:

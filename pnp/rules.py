@@ -1,7 +1,7 @@
 """Rules: a valid model in, consistency findings out.
 
-A rule is a function registered under a stable kebab-case id for one game engine. It yields
-findings; it never raises on bad data. Ids are registered once: a second rule with the same id
+A rule is a function registered under a stable kebab-case id for one rules plug-in
+(`pnp.plugins`). It yields findings; it never raises on bad data. Ids are registered once: a second rule with the same id
 is a programming error caught at import time.
 """
 
@@ -20,7 +20,7 @@ _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 @dataclass(frozen=True)
 class Rule:
     id: str
-    engine: str
+    plugin: str  # the plug-in (or built-in set) the rule belongs to
     summary: str
     check: RuleFunction
 
@@ -28,26 +28,26 @@ class Rule:
 REGISTRY: dict[str, Rule] = {}
 
 
-def rule(rule_id: str, engine: str, summary: str):
-    """Register a rule function under `rule_id` for the game engine `engine`."""
+def rule(rule_id: str, plugin: str, summary: str):
+    """Register a rule function under `rule_id` for the rules plug-in `plugin`."""
     if not _ID.fullmatch(rule_id):
         raise ValueError(f"rule id {rule_id!r} is not kebab-case")
 
     def register(function: RuleFunction) -> RuleFunction:
         if rule_id in REGISTRY:
             raise ValueError(f"rule id {rule_id!r} is registered twice")
-        REGISTRY[rule_id] = Rule(rule_id, engine, summary, function)
+        REGISTRY[rule_id] = Rule(rule_id, plugin, summary, function)
         return function
 
     return register
 
 
-def rules_for(engine: str) -> list[Rule]:
-    return [r for r in REGISTRY.values() if r.engine == engine]
+def rules_for(plugin: str) -> list[Rule]:
+    return [r for r in REGISTRY.values() if r.plugin == plugin]
 
 
-def run_rules(engine: str, model: Any, findings: Findings) -> None:
-    for each in rules_for(engine):
+def run_rules(plugin: str, model: Any, findings: Findings) -> None:
+    for each in rules_for(plugin):
         findings.extend(list(each.check(model)))
 
 

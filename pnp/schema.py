@@ -44,6 +44,13 @@ _COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
 
 # A colour that may reach an SVG attribute: `#rgb` or `#rrggbb`, nothing else.
 Colour = NewType("Colour", str)
+# A path to art inside the game folder; its file is checked by the model stage (`pnp.assets`).
+Image = NewType("Image", str)
+
+
+class RawNode:
+    """A schema type that keeps the YAML node as it is, for a part (a manifest's field
+    declarations) that its own reader structures, with locations, after validation."""
 
 
 @dataclass(frozen=True)
@@ -93,9 +100,14 @@ class Validator:
     def __init__(self, shown: str, findings: Findings):
         self.shown = shown
         self.findings = findings
+        self._item: tuple[str, str] | None = None  # (label, path) of the list item being read
 
     def error(self, rule: str, node: Node, path: str, message: str, hint: str = "") -> Any:
-        self.findings.error(rule, location_of(self.shown, node), message, field=path, hint=hint)
+        subject = ""
+        if self._item and path.startswith(self._item[1]):
+            subject, path = self._item[0], path[len(self._item[1]):].lstrip(".")
+        self.findings.error(rule, location_of(self.shown, node), message, subject=subject,
+                            field=path, hint=hint)
         return INVALID
 
     def structure(self, node: Node, hint: Any, path: str) -> Any:
@@ -115,6 +127,10 @@ class Validator:
             return self._dataclass(node, hint, path)
         if hint is Colour:
             return self._colour(node, path)
+        if hint is RawNode:
+            return node
+        if hint is Image:
+            return self._image(node, path)
         if hint in (str, int, float, bool):
             return self._scalar(node, hint, path)
         raise TypeError(f"schema type {hint!r} is not supported")  # a bug in a model, not content
@@ -171,6 +187,15 @@ class Validator:
                                    "comment)")
         return Colour(node.value.lower())
 
+    def _image(self, node: Node, path: str) -> Any:
+        text = self._scalar(node, str, path)
+        if text is INVALID:
+            return INVALID
+        if not text.strip():
+            return self.error("schema-missing", node, path, "has no value; expected the path "
+                              "of a PNG, JPEG or SVG file in the game folder")
+        return Image(text)
+
     def _in_range(self, node: Node, value: float, path: str) -> Any:
         low, high = self._bounds
         if low is not None and value < low:
@@ -194,8 +219,22 @@ class Validator:
     def _sequence(self, node: Node, item: Any, path: str) -> Any:
         if not isinstance(node, SequenceNode):
             return self.error("schema-type", node, path, f"expected a list, got {_describe(node)}")
-        values = [self.structure(child, item, f"{path}[{i}]")
-                  for i, child in enumerate(node.value)]
+        label_of = getattr(item, "label_of", None)
+        values = []
+        for i, child in enumerate(node.value):
+            outer = self._item
+            if callable(label_of) and isinstance(child, MappingNode):
+                # Findings inside an item name it as a person would ('card "Ace"'), not by
+                # its index, even though the item itself could not be built.
+                raw = {k.value: v.value for k, v in child.value
+                       if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)}
+                label = label_of(raw)
+                if label:
+                    self._item = (label, f"{path}[{i}]")
+            try:
+                values.append(self.structure(child, item, f"{path}[{i}]"))
+            finally:
+                self._item = outer
         return INVALID if any(v is INVALID for v in values) else tuple(values)
 
     def _keys(self, node: MappingNode, path: str):

@@ -5,6 +5,7 @@ Everything inside pnp is millimetres. Points (for PDF) are derived here and nowh
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 MM_PER_INCH = 25.4
@@ -44,13 +45,63 @@ PAPERS: dict[str, Size] = {
     "a4": Size(210, 297),
 }
 
-# Card and component sizes, trim size. A poker card is 63 x 88 mm in every metric template.
+# Card and component sizes, trim size, portrait. Metric presets are the sizes card makers
+# print; the "-us" ones are the same cards as sold in inches. A poker card is 63 x 88 mm.
 CARD_SIZES: dict[str, Size] = {
     "poker": Size(63, 88),
+    "poker-us": Size(inch_to_mm(2.5), inch_to_mm(3.5)),
     "bridge": Size(57, 89),
+    "bridge-us": Size(inch_to_mm(2.25), inch_to_mm(3.5)),
     "mini": Size(44, 63),
+    "mini-us": Size(inch_to_mm(1.75), inch_to_mm(2.5)),
+    "mini-euro": Size(44, 68),
+    "euro": Size(59, 92),
     "tarot": Size(70, 120),
+    "square": Size(70, 70),
     "square-inch": Size(inch_to_mm(1), inch_to_mm(1)),
     "square-1.25-inch": Size(inch_to_mm(1.25), inch_to_mm(1.25)),
     "square-half-inch": Size(inch_to_mm(0.5), inch_to_mm(0.5)),
 }
+
+# Exact factors from each unit a size may be written in to millimetres.
+MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH}
+_NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
+_UNIT = r"(mm|cm|in)"
+_TWO = re.compile(rf"{_NUMBER}\s*{_UNIT}?\s*[x×]\s*{_NUMBER}\s*{_UNIT}")
+_ONE = re.compile(rf"{_NUMBER}\s*{_UNIT}")
+_BARE = re.compile(rf"{_NUMBER}(\s*[x×]\s*{_NUMBER})?")
+
+
+class SizeError(ValueError):
+    """A size that cannot be read; the message says what to write instead."""
+
+
+def parse_size(text: str) -> Size:
+    """A preset name, 'W x H unit', 'W unit x H unit' or 'S unit' (a square) as millimetres.
+
+    A size without a unit is refused rather than guessed: 63 x 88 could be mm or a typo of
+    inches, and a card printed at the wrong scale wastes card stock.
+    """
+    written = " ".join(text.strip().lower().split())
+    if written in CARD_SIZES:
+        return CARD_SIZES[written]
+    two = _TWO.fullmatch(written)
+    if two:
+        width, first_unit, height, unit = two.groups()
+        first_unit = first_unit or unit
+        return _positive(Size(float(width) * MM_PER_UNIT[first_unit],
+                              float(height) * MM_PER_UNIT[unit]), text)
+    one = _ONE.fullmatch(written)
+    if one:
+        side = float(one.group(1)) * MM_PER_UNIT[one.group(2)]
+        return _positive(Size(side, side), text)
+    if _BARE.fullmatch(written):
+        raise SizeError(f"size '{text}' has no unit; write it with mm, cm or in, "
+                        f"e.g. '{written} mm'")
+    raise SizeError(f"size '{text}' is not a preset or a size such as '63 x 88 mm'")
+
+
+def _positive(size: Size, text: str) -> Size:
+    if size.width_mm <= 0 or size.height_mm <= 0:
+        raise SizeError(f"size '{text}' must be larger than 0")
+    return size

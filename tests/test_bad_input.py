@@ -84,9 +84,10 @@ CASES = [
     Case("game--null-title.yaml", "1:7", "title: has no value"),
     Case("events--missing-effect.yaml", "1:3", "missing required key 'effect'"),
     Case("events--bad-timing.yaml", "3:11", "'noww' is not one of: now, rest-of-turn"),
-    Case("game--unknown-key.yaml", "3:1", "unknown key 'desigenr'; did you mean 'designer'?",
+    Case("game--unknown-key.yaml", "6:1", "unknown key 'desigenr'; did you mean 'designer'?",
          ("--strict",)),
-    Case("game--unknown-engine.yaml", "4:9", "no engine named 'upturn'"),
+    Case("game--unknown-plugin.yaml", "14:9",
+         "no installed package provides the rules plug-in 'upturn'"),
 ]
 
 
@@ -146,18 +147,23 @@ def _device(path: Path) -> str:  # /dev/zero never ends: the size cap must hold 
     return "is not a regular file"
 
 
-def _missing(path: Path) -> str:
-    path.unlink()
-    return "file not found"
-
-
-@pytest.mark.parametrize("make", [_too_large, _folder, _pipe, _device, _missing],
+@pytest.mark.parametrize("make", [_too_large, _folder, _pipe, _device],
                          ids=lambda f: f.__name__.strip("_"))
 def test_hostile_files_give_one_line(project, run, make):
     target = project / GAME / "events.yaml"
     fragment = make(target)
     result = run("check")
     _assert_one_clean_line(result, "content/downturn/events.yaml", "", fragment)
+
+
+def test_a_missing_data_file_is_reported_where_the_manifest_names_it(project, run):
+    (project / GAME / "events.yaml").unlink()
+    result = run("check")
+    line = next(n for n, text in enumerate(
+        (project / GAME / "game.yaml").read_text(encoding="utf-8").splitlines(), 1)
+        if "file: events.yaml" in text)
+    _assert_one_clean_line(result, "content/downturn/game.yaml", f"{line}:11",
+                           "'events.yaml' is not in content/downturn/")
 
 
 @pytest.mark.parametrize("text, fragment", [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.games.downturn_arith import (
+from pnp_downturn.arith import (
     Pile, Prices, Reading, Standing, absorb, bank_value, banks_in_play, region_draws,
     setup_cubes, value_bank,
 )

@@ -7,6 +7,7 @@ an error at the file and line of the value at fault.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pnp.pipeline import Project, check_game
-from pnp.games import downturn_rules
+from pnp_downturn import rules as downturn_rules
 from pnp.rules import REGISTRY, rules_for
 
 from conftest import edit, line_of
@@ -52,6 +53,9 @@ def case(rule_id, changes, where, *, id=None):
 
 
 CASES = [
+    # the board's block map
+    case("board-blocks", [("board.yaml", "{region: Pacific,", "{region: Pacifc,")],
+         ("board.yaml", "region: Pacifc")),
     # components and supply
     case("components-cube-supply", [("components.yaml", "black: 3", "black: 2")],
          ("components.yaml", "cubes:")),
@@ -261,7 +265,8 @@ def test_setup_bag_names_the_player_count_and_the_reading(project, run):
 def test_a_full_deal_needs_enough_events(project):
     checked = check_game(Project(Path(".")), "downturn")
     assert checked.ok
-    short = dataclasses.replace(checked.model, events=checked.model.events[:30])
+    short = copy.copy(checked.game)
+    short.parts = {**checked.game.parts, "events": checked.game.events[:30]}
     messages = [f.message for f in REGISTRY["game-player-count"].check(short)]
     assert messages == [
         "a 4-player turn deals 31 cards (3 + 7 x 4), more than the 30 event cards"]

@@ -36,8 +36,8 @@ class Text:
 @pytest.fixture(scope="module")
 def card():
     checked = check_game(Project(REPO), "downturn")
-    assert checked.model is not None and not checked.findings.errors
-    deck = next(d for d in checked.decks if d.name == "events")
+    assert checked.game is not None and not checked.findings.errors
+    deck = checked.game.sheets["events"]
     return checked.renderer, deck, deck.items[0]
 
 

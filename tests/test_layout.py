@@ -148,7 +148,7 @@ def test_furniture_fits_on_the_paper_for_every_piece_size(name, paper):
                 for other in boxes[i + 1:]:
                     assert not box.overlaps(other)
         full = len(pages[0].slots)
-        if pages[0].notices:
+        if pages[0].notices:  # 400 pieces take more sheets than they would without furniture
             assert f"holds {full} instead of" in pages[0].notices[0]
 
 

@@ -78,7 +78,8 @@ def test_clean_content_reports_ok_in_the_schema(project, run):
     result = run("check", "--format", "json")
     report = json.loads(result.out)
     jsonschema.validate(report, SCHEMA)
-    assert report == {"version": 1, "games": ["downturn"], "ok": True, "findings": []}
+    assert "downturn" in report["games"]  # beside any other game the project ships
+    assert report["ok"] is True and report["findings"] == []
     assert result.code == 0
 
 

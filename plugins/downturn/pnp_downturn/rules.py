@@ -1,4 +1,4 @@
-"""Downturn's consistency rules: a valid Downturn model in, findings out.
+"""Downturn's consistency rules: a valid Downturn game (pnp's model of its manifest) in, findings out.
 
 Each rule has a stable id and reports the file:line of the value at fault with the values
 involved. The rules text and the content brief's constraints (numbered 1-47 below) are the
@@ -59,17 +59,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Iterator
+from typing import Any, Iterator
 
-from ..findings import Finding
-from ..rules import problem, rule
-from ..schema import suggest
-from .downturn_arith import COLOURS, Pile, Reading, banks_in_play, setup_cubes
+from pnp.findings import Finding
+from pnp.rules import problem, rule
+from pnp.schema import suggest
 
-if TYPE_CHECKING:
-    from .downturn import Downturn, Event, InvestmentColumn
+from .arith import COLOURS, Pile, Reading, banks_in_play, setup_cubes
 
-ENGINE_NAME = "downturn"
+# The model is pnp's generic `Game`: the manifest's tables and decks as records.
+Downturn = Event = InvestmentColumn = Any
+
+PLUGIN = "downturn"
 EVENT_COUNT = 42
 BANK_COUNT = 10
 
@@ -101,11 +102,15 @@ BANKRUPTCY_VP = -3
 BANKRUPTCIES_TO_END = 3
 
 
+def _region(model: Downturn, name: str):
+    return next((r for r in model.regions if r.name == name), None)
+
+
 def _file_start(items: tuple, fallback):
     return items[0].where.at if items else fallback
 
 
-@rule("event-numbers", ENGINE_NAME, "event numbers are 1..42, each once (final tiebreak)")
+@rule("event-numbers", PLUGIN, "event numbers are 1..42, each once (final tiebreak)")
 def _event_numbers(model: Downturn) -> Iterator[Finding]:
     counts = Counter(e.number for e in model.events)
     for event in model.events:
@@ -124,7 +129,7 @@ def _event_numbers(model: Downturn) -> Iterator[Finding]:
                       hint="number the cards 1..42, each once")
 
 
-@rule("event-title-unique", ENGINE_NAME, "event titles are unique")
+@rule("event-title-unique", PLUGIN, "event titles are unique")
 def _event_titles(model: Downturn) -> Iterator[Finding]:
     first: dict[str, Event] = {}
     for event in model.events:
@@ -138,7 +143,7 @@ def _event_titles(model: Downturn) -> Iterator[Finding]:
             first[key] = event
 
 
-@rule("event-region-exists", ENGINE_NAME, "a regional event names a region on the board")
+@rule("event-region-exists", PLUGIN, "a regional event names a region on the board")
 def _event_region(model: Downturn) -> Iterator[Finding]:
     names = [r.name for r in model.regions]
     for event in model.events:
@@ -148,7 +153,7 @@ def _event_region(model: Downturn) -> Iterator[Finding]:
                           subject=event.label, field="region", hint=_suggest(event.region, names))
 
 
-@rule("bank-auction-order", ENGINE_NAME, "auction order is a permutation of 1..10")
+@rule("bank-auction-order", PLUGIN, "auction order is a permutation of 1..10")
 def _bank_auction(model: Downturn) -> Iterator[Finding]:
     counts = Counter(b.auction_order for b in model.banks)
     for bank in model.banks:
@@ -164,7 +169,7 @@ def _bank_auction(model: Downturn) -> Iterator[Finding]:
                           subject=bank.label, field="auction_order")
 
 
-@rule("bank-home-region", ENGINE_NAME, "every bank's home region exists")
+@rule("bank-home-region", PLUGIN, "every bank's home region exists")
 def _bank_home(model: Downturn) -> Iterator[Finding]:
     names = [r.name for r in model.regions]
     for bank in model.banks:
@@ -186,7 +191,7 @@ def _player_counts(model: Downturn) -> range:
 # -- components and supply -------------------------------------------------------------------
 
 
-@rule("components-cube-supply", ENGINE_NAME, "cubes: 40 green, 30 yellow, 30 red, 1 blue, 3 black")
+@rule("components-cube-supply", PLUGIN, "cubes: 40 green, 30 yellow, 30 red, 1 blue, 3 black")
 def _cube_supply(model: Downturn) -> Iterator[Finding]:
     cubes = model.components.cubes
     for colour, expected in CUBE_SUPPLY.items():
@@ -197,7 +202,7 @@ def _cube_supply(model: Downturn) -> Iterator[Finding]:
                           subject="cube supply", field=f"cubes.{colour}")
 
 
-@rule("components-player-colours", ENGINE_NAME, "player colours are red, yellow, blue, green")
+@rule("components-player-colours", PLUGIN, "player colours are red, yellow, blue, green")
 def _player_colours(model: Downturn) -> Iterator[Finding]:
     colours = model.components.player_colours
     if sorted(colours) != sorted(PLAYER_COLOURS):
@@ -207,7 +212,7 @@ def _player_colours(model: Downturn) -> Iterator[Finding]:
                       hint="the rules give each player the shares of one of these colours")
 
 
-@rule("components-shares", ENGINE_NAME, "20 Personal Shares per player colour")
+@rule("components-shares", PLUGIN, "20 Personal Shares per player colour")
 def _shares(model: Downturn) -> Iterator[Finding]:
     shares = model.components.shares_per_colour
     if shares != SHARES_PER_COLOUR:
@@ -216,7 +221,7 @@ def _shares(model: Downturn) -> Iterator[Finding]:
                       subject="components", field="shares_per_colour")
 
 
-@rule("components-markers", ENGINE_NAME, "4 turn-order markers (one per player) and 1 Leader")
+@rule("components-markers", PLUGIN, "4 turn-order markers (one per player) and 1 Leader")
 def _markers(model: Downturn) -> Iterator[Finding]:
     parts = model.components
     for name, expected in (("turn_order_markers", TURN_ORDER_MARKERS),
@@ -228,7 +233,7 @@ def _markers(model: Downturn) -> Iterator[Finding]:
                           subject="components", field=name)
 
 
-@rule("game-player-count", ENGINE_NAME, "2 to 4 players, and a full deal never reshuffles")
+@rule("game-player-count", PLUGIN, "2 to 4 players, and a full deal never reshuffles")
 def _player_count(model: Downturn) -> Iterator[Finding]:
     players = model.info.players
     where = model.info.where.of("players")
@@ -246,7 +251,7 @@ def _player_count(model: Downturn) -> Iterator[Finding]:
                       "event cards", subject="game", field="players.max")
 
 
-@rule("bond-start-per-player", ENGINE_NAME, "the bond area starts with 1 green per player")
+@rule("bond-start-per-player", PLUGIN, "the bond area starts with 1 green per player")
 def _bond_start(model: Downturn) -> Iterator[Finding]:
     per_player = model.tracks.bond_green_per_player
     if per_player != BOND_GREENS_PER_PLAYER:
@@ -273,7 +278,7 @@ def _setups(model: Downturn, reading: Reading):
                           scorers=_scorers(model, players), reading=reading)
 
 
-@rule("setup-green-supply", ENGINE_NAME, "enough greens for 3 per region, bonds and a scorer")
+@rule("setup-green-supply", PLUGIN, "enough greens for 3 per region, bonds and a scorer")
 def _green_supply(model: Downturn) -> Iterator[Finding]:
     short = [s for s in _setups(model, Reading.UP_TO) if s.greens_short]
     if short:
@@ -285,7 +290,7 @@ def _green_supply(model: Downturn) -> Iterator[Finding]:
                       "area, 1 scoring marker)", subject="cube supply", field="cubes.green")
 
 
-@rule("setup-bag", ENGINE_NAME, "the bag covers every setup draw, under both readings of A1")
+@rule("setup-bag", PLUGIN, "the bag covers every setup draw, under both readings of A1")
 def _bag(model: Downturn) -> Iterator[Finding]:
     short = [s for reading in Reading for s in _setups(model, reading) if s.bag_left < 0]
     if short:
@@ -314,13 +319,49 @@ def _duplicates(items, key, rule_id: str, field: str) -> Iterator[Finding]:
             first[name] = item
 
 
-@rule("region-name-unique", ENGINE_NAME, "region names are unique")
+@rule("board-blocks", PLUGIN, "every region has one block on the board, inside it, unshared")
+def _board_blocks(model: Downturn) -> Iterator[Finding]:
+    board, names = model.board, [r.name for r in model.regions]
+    size = model.sheets["board"].size if "board" in model.sheets else None
+    seen: dict[str, Any] = {}
+    for block in board.blocks:
+        where = block.where.of("region")
+        if block.region not in names:
+            yield problem("board-blocks", where, f"no region named '{block.region}'",
+                          subject=block.label, hint=suggest(block.region, names) or
+                          f"regions: {', '.join(names)}")
+        elif block.region in seen:
+            yield problem("board-blocks", where, f"region '{block.region}' has a second block",
+                          subject=block.label, hint="give each region one block")
+        seen.setdefault(block.region, block)
+        if size is not None and (block.x_mm + block.width_mm > size.width_mm or
+                                 block.y_mm + block.height_mm > size.height_mm):
+            yield problem("board-blocks", block.where.at,
+                          f"block reaches ({block.x_mm + block.width_mm:g}, "
+                          f"{block.y_mm + block.height_mm:g}) mm, outside the "
+                          f"{size.width_mm:g} x {size.height_mm:g} mm board",
+                          subject=block.label)
+        for other in board.blocks[:board.blocks.index(block)]:
+            if (block.x_mm < other.x_mm + other.width_mm and other.x_mm < block.x_mm +
+                    block.width_mm and block.y_mm < other.y_mm + other.height_mm and
+                    other.y_mm < block.y_mm + block.height_mm):
+                yield problem("board-blocks", block.where.at,
+                              f"block overlaps the block of '{other.region}'",
+                              subject=block.label, hint="move or shrink one of them")
+    for name in names:
+        if name not in seen:
+            yield problem("board-blocks", board.where.of("blocks"),
+                          f"region '{name}' has no block on the board", subject="board",
+                          hint=f"add '- {{region: {name}, x_mm: ..., y_mm: ..., ...}}'")
+
+
+@rule("region-name-unique", PLUGIN, "region names are unique")
 def _region_names(model: Downturn) -> Iterator[Finding]:
     yield from _duplicates(model.regions, lambda r: r.name.strip().casefold(),
                            "region-name-unique", "name")
 
 
-@rule("region-attested", ENGINE_NAME, "Northeast, Southeast, Midwest and Plains exist")
+@rule("region-attested", PLUGIN, "Northeast, Southeast, Midwest and Plains exist")
 def _region_attested(model: Downturn) -> Iterator[Finding]:
     names = [r.name for r in model.regions]
     for name in ATTESTED_REGIONS:
@@ -330,9 +371,9 @@ def _region_attested(model: Downturn) -> Iterator[Finding]:
                           "name it", hint=suggest(name, names))
 
 
-@rule("region-southeast-max", ENGINE_NAME, "the Southeast holds at least 7 cubes")
+@rule("region-southeast-max", PLUGIN, "the Southeast holds at least 7 cubes")
 def _southeast(model: Downturn) -> Iterator[Finding]:
-    region = model.region("Southeast")
+    region = _region(model, "Southeast")
     if region is not None and region.max < SOUTHEAST_MIN_MAX:
         yield problem("region-southeast-max", region.where.of("max"),
                       f"max {region.max}, expected at least {SOUTHEAST_MIN_MAX}",
@@ -340,7 +381,7 @@ def _southeast(model: Downturn) -> Iterator[Finding]:
                       hint="the rules' cleanup example has 7 cubes (5 yellow, 2 red) there")
 
 
-@rule("region-starting-value", ENGINE_NAME, "starting value >= 3 (the 3 greens come first)")
+@rule("region-starting-value", PLUGIN, "starting value >= 3 (the 3 greens come first)")
 def _region_start(model: Downturn) -> Iterator[Finding]:
     for region in model.regions:
         if region.starting_value < 3:
@@ -350,7 +391,7 @@ def _region_start(model: Downturn) -> Iterator[Finding]:
                           hint="each region starts with 3 green cubes before any draw")
 
 
-@rule("region-max", ENGINE_NAME, "max >= starting value + 3 (legal under both readings of A1)")
+@rule("region-max", PLUGIN, "max >= starting value + 3 (legal under both readings of A1)")
 def _region_max(model: Downturn) -> Iterator[Finding]:
     for region in model.regions:
         start, most = region.starting_value, region.max
@@ -369,13 +410,13 @@ def _region_max(model: Downturn) -> Iterator[Finding]:
 # -- banks -----------------------------------------------------------------------------------
 
 
-@rule("bank-name-unique", ENGINE_NAME, "bank names are unique")
+@rule("bank-name-unique", PLUGIN, "bank names are unique")
 def _bank_names(model: Downturn) -> Iterator[Finding]:
     yield from _duplicates(model.banks, lambda b: b.name.strip().casefold(),
                            "bank-name-unique", "name")
 
 
-@rule("bank-min-players", ENGINE_NAME, "a bank's minimum players is a playable player count")
+@rule("bank-min-players", PLUGIN, "a bank's minimum players is a playable player count")
 def _bank_min_players(model: Downturn) -> Iterator[Finding]:
     low, high = model.info.players.min, model.info.players.max
     for bank in model.banks:
@@ -385,7 +426,7 @@ def _bank_min_players(model: Downturn) -> Iterator[Finding]:
                           subject=bank.label, field="min_players")
 
 
-@rule("bank-minimum-in-play", ENGINE_NAME, "at least 2 banks are in play at the fewest players")
+@rule("bank-minimum-in-play", PLUGIN, "at least 2 banks are in play at the fewest players")
 def _bank_minimum(model: Downturn) -> Iterator[Finding]:
     players = model.info.players.min
     playing = banks_in_play(model.banks, players)
@@ -397,9 +438,9 @@ def _bank_minimum(model: Downturn) -> Iterator[Finding]:
                            f"{players}")
 
 
-@rule("bank-plains-three-players", ENGINE_NAME, "a Plains bank is in play at 3 players")
+@rule("bank-plains-three-players", PLUGIN, "a Plains bank is in play at 3 players")
 def _bank_plains(model: Downturn) -> Iterator[Finding]:
-    plains = model.region("Plains")
+    plains = _region(model, "Plains")
     if plains is None:
         return
     homed = [b for b in model.banks if b.home_region == plains.name]
@@ -417,7 +458,7 @@ def _bank_plains(model: Downturn) -> Iterator[Finding]:
                       hint="the designer's 3-player diary game had a Plains bank")
 
 
-@rule("bank-dixie", ENGINE_NAME, "Dixie Bank: home Southeast, max 5")
+@rule("bank-dixie", PLUGIN, "Dixie Bank: home Southeast, max 5")
 def _bank_dixie(model: Downturn) -> Iterator[Finding]:
     name, home, most = DIXIE
     dixie = next((b for b in model.banks if b.name == name), None)
@@ -436,7 +477,7 @@ def _bank_dixie(model: Downturn) -> Iterator[Finding]:
                       subject=dixie.label, field="max_cubes_cards")
 
 
-@rule("bank-share-slots", ENGINE_NAME, "share slots in play <= 20 shares x players")
+@rule("bank-share-slots", PLUGIN, "share slots in play <= 20 shares x players")
 def _bank_share_slots(model: Downturn) -> Iterator[Finding]:
     per_player = model.components.shares_per_colour
     for players in _player_counts(model):
@@ -463,7 +504,7 @@ def _columns(model: Downturn) -> list[InvestmentColumn] | None:
     return columns
 
 
-@rule("track-column-numbers", ENGINE_NAME, "Investment Track columns are numbered 1..N")
+@rule("track-column-numbers", PLUGIN, "Investment Track columns are numbered 1..N")
 def _column_numbers(model: Downturn) -> Iterator[Finding]:
     columns = model.tracks.investment
     counts = Counter(c.column for c in columns)
@@ -478,7 +519,7 @@ def _column_numbers(model: Downturn) -> Iterator[Finding]:
                       "the Investment Track has no columns", subject="investment track")
 
 
-@rule("track-start-column", ENGINE_NAME, "the black cube starts on the rightmost column")
+@rule("track-start-column", PLUGIN, "the black cube starts on the rightmost column")
 def _start_column(model: Downturn) -> Iterator[Finding]:
     columns = _columns(model)
     start = model.tracks.investment_start
@@ -488,7 +529,7 @@ def _start_column(model: Downturn) -> Iterator[Finding]:
                       subject="tracks", field="investment_start")
 
 
-@rule("track-top-ratio", ENGINE_NAME, "in the rightmost column red pays 5 times green")
+@rule("track-top-ratio", PLUGIN, "in the rightmost column red pays 5 times green")
 def _top_ratio(model: Downturn) -> Iterator[Finding]:
     columns = _columns(model)
     if columns:
@@ -501,7 +542,7 @@ def _top_ratio(model: Downturn) -> Iterator[Finding]:
                           hint="rules 0.9.4 changed the top red value from 6 to 5")
 
 
-@rule("track-example-column", ENGINE_NAME, "one column is G +1 / Y -1 / R -2, with one below it")
+@rule("track-example-column", PLUGIN, "one column is G +1 / Y -1 / R -2, with one below it")
 def _example_column(model: Downturn) -> Iterator[Finding]:
     columns = _columns(model)
     if not columns:
@@ -523,7 +564,7 @@ def _example_column(model: Downturn) -> Iterator[Finding]:
                       subject=f"investment column {found[0].column}", field="column")
 
 
-@rule("track-monotonic", ENGINE_NAME, "yellow and red values do not rise as the market falls")
+@rule("track-monotonic", PLUGIN, "yellow and red values do not rise as the market falls")
 def _monotonic(model: Downturn) -> Iterator[Finding]:
     columns = _columns(model)
     for left, right in zip(columns or [], (columns or [])[1:]):
@@ -537,7 +578,7 @@ def _monotonic(model: Downturn) -> Iterator[Finding]:
                               field=colour)
 
 
-@rule("track-bond-halves", ENGINE_NAME, "bond values are multiples of 0.5")
+@rule("track-bond-halves", PLUGIN, "bond values are multiples of 0.5")
 def _bond_halves(model: Downturn) -> Iterator[Finding]:
     for column in model.tracks.investment:
         for name in ("bond_green", "bond_yellow"):
@@ -549,7 +590,7 @@ def _bond_halves(model: Downturn) -> Iterator[Finding]:
                               hint="bond VP are summed in halves and rounded down at the end")
 
 
-@rule("track-stability", ENGINE_NAME, "the Stability Track has 5 spaces and starts on 3")
+@rule("track-stability", PLUGIN, "the Stability Track has 5 spaces and starts on 3")
 def _stability_track(model: Downturn) -> Iterator[Finding]:
     track = model.tracks.stability
     where = model.tracks.where.of("stability")
@@ -562,7 +603,7 @@ def _stability_track(model: Downturn) -> Iterator[Finding]:
                       field="start")
 
 
-@rule("track-scoring", ENGINE_NAME, "the Scoring Track reaches every score, negatives included")
+@rule("track-scoring", PLUGIN, "the Scoring Track reaches every score, negatives included")
 def _scoring_track(model: Downturn) -> Iterator[Finding]:
     track = model.tracks.scoring
     where = model.tracks.where.of("scoring")
@@ -579,7 +620,7 @@ def _scoring_track(model: Downturn) -> Iterator[Finding]:
                       subject="scoring track", field="lap")
 
 
-@rule("track-quarters", ENGINE_NAME, "the game lasts 4 turns")
+@rule("track-quarters", PLUGIN, "the game lasts 4 turns")
 def _quarters(model: Downturn) -> Iterator[Finding]:
     if model.tracks.quarters != QUARTERS:
         yield problem("track-quarters", model.tracks.where.of("quarters"),
@@ -610,7 +651,7 @@ def _field_or_text(event: Event, name: str):
     return event.where.fields.get(name) or event.where.of("effect")
 
 
-@rule("event-effect-fields", ENGINE_NAME, "stability, track and bond agree with the effect text")
+@rule("event-effect-fields", PLUGIN, "stability, track and bond agree with the effect text")
 def _effect_fields(model: Downturn) -> Iterator[Finding]:
     for event in model.events:
         said = sum(int(n) for n in _STABILITY_TEXT.findall(event.effect))
@@ -631,7 +672,7 @@ def _effect_fields(model: Downturn) -> Iterator[Finding]:
                           subject=event.label, field="bond")
 
 
-@rule("event-stability-delta", ENGINE_NAME, "an event moves Stability by at most 2")
+@rule("event-stability-delta", PLUGIN, "an event moves Stability by at most 2")
 def _stability_delta(model: Downturn) -> Iterator[Finding]:
     for event in model.events:
         if abs(event.stability) > MAX_STABILITY_MOVE:
@@ -641,7 +682,7 @@ def _stability_delta(model: Downturn) -> Iterator[Finding]:
                           hint="the track has 5 spaces and starts on 3")
 
 
-@rule("event-crash-track", ENGINE_NAME, "every Market Crash moves the track down a column")
+@rule("event-crash-track", PLUGIN, "every Market Crash moves the track down a column")
 def _crash_track(model: Downturn) -> Iterator[Finding]:
     for event in model.events:
         if event.crash and event.track > -1:
@@ -651,7 +692,7 @@ def _crash_track(model: Downturn) -> Iterator[Finding]:
                           hint="since rules 0.9.3 a Market Crash always drops a column")
 
 
-@rule("event-leader-flag", ENGINE_NAME, "a card the Leader decides carries the Leader mark")
+@rule("event-leader-flag", PLUGIN, "a card the Leader decides carries the Leader mark")
 def _leader_flag(model: Downturn) -> Iterator[Finding]:
     for event in model.events:
         mentions = bool(_LEADER_TEXT.search(event.effect))
@@ -666,7 +707,7 @@ def _leader_flag(model: Downturn) -> Iterator[Finding]:
                           subject=event.label, field="leader")
 
 
-@rule("event-initial-draw-actor", ENGINE_NAME, "a card with an acting player names who acts "
+@rule("event-initial-draw-actor", PLUGIN, "a card with an acting player names who acts "
       "in the Initial Draw")
 def _initial_draw(model: Downturn) -> Iterator[Finding]:
     for event in model.events:
@@ -677,7 +718,7 @@ def _initial_draw(model: Downturn) -> Iterator[Finding]:
                           field="effect", hint="add '(Leader during the Initial Draw)'")
 
 
-@rule("event-owned-banks", ENGINE_NAME, "an effect moves cubes of owned banks only")
+@rule("event-owned-banks", PLUGIN, "an effect moves cubes of owned banks only")
 def _owned_banks(model: Downturn) -> Iterator[Finding]:
     for event in model.events:
         text = _PARENTHESES.sub("", event.effect)
@@ -691,7 +732,7 @@ def _owned_banks(model: Downturn) -> Iterator[Finding]:
                                    "'owned bank'")
 
 
-@rule("event-bond-floor", ENGINE_NAME, "removing bond cubes never leaves fewer than players")
+@rule("event-bond-floor", PLUGIN, "removing bond cubes never leaves fewer than players")
 def _bond_floor(model: Downturn) -> Iterator[Finding]:
     for event in model.events:
         removes = event.bond < 0 or _BOND_REMOVAL.search(event.effect)
@@ -702,7 +743,7 @@ def _bond_floor(model: Downturn) -> Iterator[Finding]:
                           hint="add '(never below one per player)'")
 
 
-@rule("event-timing-text", ENGINE_NAME, "the effect text says when a lasting card ends")
+@rule("event-timing-text", PLUGIN, "the effect text says when a lasting card ends")
 def _timing_text(model: Downturn) -> Iterator[Finding]:
     for event in model.events:
         rest = bool(_REST_OF_TURN.search(event.effect))
@@ -719,7 +760,7 @@ def _timing_text(model: Downturn) -> Iterator[Finding]:
                                "starts 'End of turn'; the Now cards say neither")
 
 
-@rule("event-attested-titles", ENGINE_NAME, "the three attested event titles are present")
+@rule("event-attested-titles", PLUGIN, "the three attested event titles are present")
 def _attested_titles(model: Downturn) -> Iterator[Finding]:
     titles = [e.title for e in model.events]
     for title in ATTESTED_TITLES:

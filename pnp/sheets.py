@@ -1,0 +1,273 @@
+"""Sheets: the kinds of printed component, as data; a modelled game's sheets in, page plans out.
+
+Every kind answers the same questions, so the pipeline, `pnp list` and the proof gallery never
+ask which kind a sheet is:
+
+- `render(renderer)`: draw every face that does not depend on the paper (cards, a board);
+- `outputs(renderer, paper, findings)`: the PDFs the sheet makes on a paper, each a list of page
+  plans (layout done, margin furniture drawn), or findings when it cannot be laid out;
+- `gallery()`: its faces as the proof shows them; `describe()`: its line in `pnp list`.
+
+A new kind (a tuck box) is a new class here, not edits across the pipeline and the CLI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from .findings import Findings
+from .inksaver import save_ink
+from .layout import PrintOptions, Rect, impose, sheet_file_name
+from .pdf import DocumentInfo, PagePlan, Placement
+from .printers import apply_printer
+from .render import Face, Renderer
+from .schema import Where
+from .tiling import Tiling, tile_board
+from .units import PAPERS, Size
+
+FURNITURE_TEMPLATE = "sheet.svg.j2"
+TILE_TEMPLATE = "board-tile.svg.j2"  # a tiled board page's margins, cut lines and marks
+ASSEMBLY_TEMPLATE = "board-assembly.svg.j2"  # the map of the tiles, first page
+GALLERY_PAPER = "letter"  # what paper-sized faces are drawn on for the proof gallery
+
+
+@dataclass(frozen=True)
+class Output:
+    """One PDF a sheet makes: its file name in the game's output folder, its pages, metadata."""
+
+    file_name: str
+    plans: list[PagePlan]
+    document: DocumentInfo
+
+
+class Sheet(Protocol):
+    name: str
+    title: str
+    where: Where
+
+    def render(self, renderer: Renderer) -> None: ...
+
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]: ...
+
+    def gallery(self) -> list[tuple[str, dict[str, str]]]: ...
+
+    def describe(self) -> str: ...
+
+
+def _mm(size: Size) -> str:
+    return f"{size.width_mm:g} x {size.height_mm:g} mm"
+
+
+@dataclass
+class Deck:
+    """Same-size pieces imposed on sheets, each fronts page followed by its backs page."""
+
+    name: str
+    title: str
+    items: tuple[Any, ...]
+    size: Size
+    front: str
+    back: str | None  # None: the pieces have no back
+    shape: str = "rect"
+    where: Where = field(default_factory=Where)
+    bleed_mm: float = 25.4 / 8  # how far a face's drawing runs past the trim, when printed
+    safe_mm: float = 3  # text stays this far inside the trim
+    fronts: list[Face] = field(default_factory=list)
+    backs: list[Face] = field(default_factory=list)
+
+    def render(self, renderer: Renderer) -> None:
+        def side(template: str | None, key: str) -> list[Face]:
+            if template and renderer.exists(template, self.where.of(key)):
+                return [renderer.render(template, item, expect=self.size, deck=self)
+                        for item in self.items]
+            return [Face("", getattr(item, "label", "")) for item in self.items]
+
+        self.fronts, self.backs = side(self.front, "front"), side(self.back, "back")
+
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]:
+        options = options or PrintOptions()
+        layout = options.sheet_layout()
+        if self.back is None:
+            layout = replace(layout, duplex="none", backs="none")
+        try:
+            pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
+                           printer=options.printer_name, layout_name=options.layout)
+        except ValueError:
+            sheet = PAPERS[paper]
+            findings.error("layout-too-large", self.where.of("size"),
+                           f"a {_mm(self.size)} piece does not fit on {paper_label(paper)} "
+                           f"({_mm(sheet)}) inside its {layout.min_margin_mm:g} mm margins",
+                           subject=f"deck {self.name}", hint="make the piece smaller, or "
+                           "declare it as a board, which is tiled over the paper")
+            return []
+        for notice in pages[0].notices:
+            findings.warning("layout-furniture-moved", self.where.of("size"), notice,
+                             subject=f"deck {self.name}")
+        sheets = max(page.number for page in pages)
+        ink = save_ink if options.ink_saver else (lambda svg: svg)
+        plans = []
+        for page in pages:
+            furniture = {part: renderer.render(
+                FURNITURE_TEMPLATE, None, expect=page.paper, part=part, page=page, deck=self,
+                layout=layout, sheets=sheets, paper_name=paper).svg
+                for part in ("fixed", "page")}
+            # The fixed furniture repeats on every page of a side, so it is placed like a
+            # shared back and drawn once per document.
+            placements = (Placement(0, 0, furniture["fixed"]), *(
+                Placement.for_slot(slot, ink((self.fronts if slot.face == "front" else
+                                              self.backs)[slot.index].svg))
+                for slot in page.slots))
+            plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements,
+                                  bleed=page.bleed, side=page.side))
+        document = document_info(renderer.info, self.title, paper_label(paper), layout.duplex)
+        name = sheet_file_name(self.name, paper, options.layout, layout, options.ink_saver)
+        return [Output(name, apply_printer(plans, options.printer), document)]
+
+    def gallery(self) -> list[tuple[str, dict[str, str]]]:
+        return [(front.label, {"front": front.svg, **({"back": back.svg} if self.back else {})})
+                for front, back in zip(self.fronts, self.backs)]
+
+    def describe(self) -> str:
+        return f"{len(self.items):>3} x {self.title} ({_mm(self.size)})"
+
+
+@dataclass
+class Board:
+    """One large piece drawn whole from one template: printed on a single page of its own size
+    for a copy shop, or tiled over home-printer paper."""
+
+    name: str
+    title: str
+    size: Size
+    template: str
+    item: Any  # the data the template reads as `card`
+    where: Where = field(default_factory=Where)
+    face: Face | None = None
+
+    def render(self, renderer: Renderer) -> None:
+        if renderer.exists(self.template, self.where.of("template")):
+            self.face = renderer.render(self.template, self.item, expect=self.size, board=self)
+
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]:
+        svg = self.face.svg if self.face else ""
+        whole = Rect(0, 0, *self.size)
+        large = [PagePlan(self.size, whole, blank_svg(self.size), (Placement(0, 0, svg),))]
+        tiled = self.plan_tiles(renderer, tile_board(self.size, PAPERS[paper]), paper)
+        info = renderer.info
+        return [
+            Output(f"{self.name}-large.pdf", large,
+                   document_info(info, self.title, f"one {_mm(self.size)} page", "none")),
+            Output(f"{self.name}-{paper}.pdf", tiled,
+                   document_info(info, self.title, f"tiled over {paper_label(paper)}", "none")),
+        ]
+
+    def plan_tiles(self, renderer: Renderer, tiling: Tiling, paper: str) -> list[PagePlan]:
+        """The assembly map page, then one page per tile: a clipped window of the board
+        between the page's margin furniture (under) and its cut lines and marks (over)."""
+        svg = self.face.svg if self.face else ""
+        page = Rect(0, 0, *tiling.paper)
+        context = dict(board=self, tiling=tiling, paper_name=paper_label(paper),
+                       expect=tiling.paper)
+
+        def draw(template: str, layer: str, **extra) -> str:
+            return renderer.render(template, None, layer=layer, **context, **extra).svg
+
+        thumb = assembly_thumbnail(tiling)
+        scale = thumb.width_mm / self.size.width_mm
+        plans = [PagePlan(tiling.paper, page, draw(ASSEMBLY_TEMPLATE, "under", thumb=thumb),
+                          (Placement(thumb.x_mm, thumb.y_mm, svg, scale=scale),
+                           Placement(0, 0, draw(ASSEMBLY_TEMPLATE, "over", thumb=thumb))))]
+        for tile in tiling.tiles:
+            x, y = tile.to_page(0, 0)
+            plans.append(PagePlan(tiling.paper, tile.placed, draw(TILE_TEMPLATE, "under",
+                                                                  tile=tile),
+                                  (Placement(x, y, svg, clip=tile.placed),
+                                   Placement(0, 0, draw(TILE_TEMPLATE, "over", tile=tile)))))
+        return plans
+
+    def gallery(self) -> list[tuple[str, dict[str, str]]]:
+        if self.face is None:
+            return []
+        return [(self.face.label or self.title, {"board": self.face.svg})]
+
+    def describe(self) -> str:
+        return f"  1 x {self.title} ({_mm(self.size)}; whole, or tiled over the paper)"
+
+
+@dataclass
+class Page:
+    """A whole-page sheet drawn at the paper's size: a record sheet, a rules summary."""
+
+    name: str
+    title: str
+    template: str
+    copies: int
+    item: Any
+    where: Where = field(default_factory=Where)
+    preview: Face | None = None  # drawn on GALLERY_PAPER for the proof
+
+    def draw(self, renderer: Renderer, paper: str, number: int) -> Face:
+        size = PAPERS[paper]
+        return renderer.render(self.template, self.item, expect=size, sheet=self, paper=size,
+                               paper_name=paper_label(paper), number=number,
+                               copies=self.copies)
+
+    def render(self, renderer: Renderer) -> None:
+        if renderer.exists(self.template, self.where.of("template")):
+            self.preview = self.draw(renderer, GALLERY_PAPER, 1)
+
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]:
+        if self.preview is None:
+            return []
+        size = PAPERS[paper]
+        whole = Rect(0, 0, *size)
+        plans = [PagePlan(size, whole, blank_svg(size),
+                          (Placement(0, 0, self.draw(renderer, paper, n).svg),))
+                 for n in range(1, self.copies + 1)]
+        document = document_info(renderer.info, self.title, paper_label(paper), "none")
+        return [Output(f"{self.name}-{paper}.pdf", plans, document)]
+
+    def gallery(self) -> list[tuple[str, dict[str, str]]]:
+        if self.preview is None:
+            return []
+        return [(self.preview.label or self.title, {"page": self.preview.svg})]
+
+    def describe(self) -> str:
+        return f"{self.copies:>3} x {self.title} (a whole page of the paper)"
+
+
+def assembly_thumbnail(tiling: Tiling) -> Rect:
+    """Where the board's thumbnail sits on the assembly map page: full width, below a header."""
+    margin_mm, header_mm, footer_mm = 15, 40, 100
+    paper = tiling.paper
+    scale = min((paper.width_mm - 2 * margin_mm) / tiling.board.width_mm,
+                (paper.height_mm - header_mm - footer_mm) / tiling.board.height_mm)
+    width, height = tiling.board.width_mm * scale, tiling.board.height_mm * scale
+    return Rect((paper.width_mm - width) / 2, header_mm, width, height)
+
+
+def blank_svg(size: Size) -> str:
+    w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
+            f'viewBox="0 0 {w} {h}"/>')
+
+
+def document_info(info: Any, title: str, detail: str, duplex: str) -> DocumentInfo:
+    """A PDF's metadata: what it is, and the game's licence and attribution."""
+    return DocumentInfo(
+        title=f"{info.title}: {title} ({detail})",
+        author=info.designer,
+        subject=f"{info.title} print-and-play, {title.lower()}. "
+                f"{info.licence.attribution}. {info.licence.url}",
+        keywords=f"print and play; {info.licence.name}",
+        duplex=duplex,
+    )
+
+
+def paper_label(paper: str) -> str:
+    return {"letter": "US Letter", "a4": "A4"}.get(paper, paper)
