@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from conftest import crop_marks
+from conftest import crop_marks, edit
 from pdfread import page_boxes, top_down, viewer_preferences
 from pnp.units import PAPERS, pt_to_mm
 
@@ -234,3 +234,19 @@ def test_a_bad_project_layout_is_a_located_error(project, run):
     result = run("build", "--sheets", "events", "--layout", "mine")
     assert result.code == 1
     assert "layouts.yaml:3:11: error:" in result.err and "nothing was written" in result.err
+
+
+def test_a_deck_declares_its_bleed_and_the_boxes_say_so(project, run):
+    """bleed_mm in the manifest is the bleed of the print-shop pages (and of gutter sheets, up
+    to half the gap): MediaBox = BleedBox = trim + 2 x bleed, TrimBox the card."""
+    edit(project / "content" / "downturn" / "game.yaml",
+         "    front: event-front.svg.j2\n", "    front: event-front.svg.j2\n    bleed_mm: 2\n")
+    boxes = page_boxes(build(run, project, "--layout", "print-shop"))
+    for page in boxes[:4]:
+        x0, y0, x1, y1 = page["MediaBox"]
+        assert (x1 - x0, y1 - y0) == pytest.approx((67, 92), abs=0.01)
+        assert page["TrimBox"] == pytest.approx((2, 2, 65, 90), abs=0.01)
+        assert page["BleedBox"] == pytest.approx(page["MediaBox"], abs=0.01)
+    gutter = page_boxes(build(run, project, "--layout", "home-gutter"))[0]
+    trim, bleed = gutter["TrimBox"], gutter["BleedBox"]
+    assert bleed == pytest.approx((trim[0] - 2, trim[1] - 2, trim[2] + 2, trim[3] + 2), abs=0.01)
