@@ -362,8 +362,8 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
         front = _page("front", number, used, start, **common)
         back = None
         if layout.backs != "none" and layout.duplex != "none":
-            flipped = [replace(c, rect=flip(c.rect, paper, layout.duplex), face="back")
-                       for c in used]
+            flipped = [replace(c, rect=flip(c.rect, paper, layout.duplex), face="back",
+                               rotate=flip_rotation(c.rotate, layout.duplex)) for c in used]
             back = _page("back", number, flipped, start, **common)
         if back is None:
             pages.append(front)
@@ -442,6 +442,19 @@ def flip(rect: Rect, paper: Size, duplex: str) -> Rect:
     if duplex == "long-edge":
         return Rect(paper.width_mm - rect.right_mm, rect.y_mm, rect.width_mm, rect.height_mm)
     return Rect(rect.x_mm, paper.height_mm - rect.bottom_mm, rect.width_mm, rect.height_mm)
+
+
+def flip_rotation(rotate: int, duplex: str) -> int:
+    """How far a back must be turned so that, seen through its front, its top is behind the
+    front's top (the card one gets by turning a long-edge sheet over, whatever the flip).
+
+    Turning over the long edge mirrors left and right: a face turned 90 degrees needs its
+    back at 270. Turning over the short edge mirrors top and bottom: an upright face needs
+    its back upside down on the page.
+    """
+    if duplex == "short-edge":
+        return (180 - rotate) % 360
+    return (360 - rotate) % 360
 
 
 def flip_line(line: Line, paper: Size, duplex: str) -> Line:

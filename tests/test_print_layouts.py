@@ -66,6 +66,12 @@ def test_short_edge_backs_lie_under_their_fronts_after_a_short_edge_flip(marked,
             flipped = sorted((x, height - y) for x, y in backs)
             for (fx, fy), (bx, by) in zip(fronts, flipped):
                 assert abs(fx - bx) < 0.05 and abs(fy - by) < 0.05
+            # And each back is turned so its top lies behind its front's top: the same
+            # card a long-edge flip makes.
+            front_tops = squares(front, 3, 1)
+            back_tops = sorted((x, height - y) for x, y in squares(back, 3, 1))
+            for (fx, fy), (bx, by) in zip(front_tops, back_tops):
+                assert abs(fx - bx) < 0.05 and abs(fy - by) < 0.05
             text = (front.extract_text() + back.extract_text()).replace(" ", "")
             assert "shortedge" in text and "short-edge" in text
             assert "long" not in text.lower()
