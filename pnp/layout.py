@@ -51,9 +51,19 @@ class Grid:
 
 
 @dataclass(frozen=True)
+class SlotSpec:
+    """One place on the sheet: the top-left of the piece's trim as it lies on the paper, and
+    how far it is turned clockwise (90 or 270: the piece lies on its side)."""
+
+    x_mm: float
+    y_mm: float
+    rotate: int = 0  # 0, 90, 180 or 270
+
+
+@dataclass(frozen=True)
 class SheetLayout:
     description: str
-    kind: Literal["grid", "gutterfold", "single"] = "grid"
+    kind: Literal["grid", "gutterfold", "single", "slots"] = "grid"
     paper: str = ""  # "": the paper asked for (--paper); "universal"; "piece"; "a4"; "letter"
     grid: Grid = Grid()
     gap_mm: float = 0
@@ -62,6 +72,7 @@ class SheetLayout:
     duplex: Literal["long-edge", "short-edge", "none"] = "long-edge"
     backs: Literal["after-fronts", "at-end", "before-fronts", "none"] = "after-fronts"
     bleed: bool = False  # draw the deck's bleed (up to half the gap) around every piece
+    slots: tuple[SlotSpec, ...] = ()  # kind slots: every place on the sheet, in order
 
     @property
     def mark_width_pt(self) -> float:  # the name older templates read
@@ -377,7 +388,30 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     return pages + backs
 
 
+def _slot_cells(item: Size, paper: Size, layout: SheetLayout, keep: int) -> list[_Cell]:
+    """The layout's own slots, the first `keep` of them; each must lie on the paper and no two
+    may overlap."""
+    cells = []
+    for i, spec in enumerate(layout.slots[:keep]):
+        if spec.rotate not in (0, 90, 180, 270):
+            raise ValueError(f"slot {i + 1}: rotate {spec.rotate} is not 0, 90, 180 or 270")
+        w, h = (item.height_mm, item.width_mm) if spec.rotate in (90, 270) else tuple(item)
+        rect = Rect(spec.x_mm, spec.y_mm, w, h)
+        if not rect.inside(Rect(0, 0, *paper)):
+            raise ValueError(f"slot {i + 1} at ({spec.x_mm:g}, {spec.y_mm:g}) mm: a "
+                             f"{w:g} x {h:g} mm piece runs off the paper")
+        if any(rect.overlaps(c.rect) for c in cells):
+            raise ValueError(f"slot {i + 1} at ({spec.x_mm:g}, {spec.y_mm:g}) mm overlaps "
+                             "an earlier slot")
+        cells.append(_Cell(rect, spec.rotate, "front", i))
+    return cells
+
+
 def _cells(item: Size, paper: Size, layout: SheetLayout, trim_rows: int = 0) -> list[_Cell]:
+    if layout.kind == "slots":
+        if not layout.slots:
+            raise ValueError("a layout of kind 'slots' lists its slots")
+        return _slot_cells(item, paper, layout, len(layout.slots) - trim_rows)
     if layout.kind == "gutterfold":
         rows = len(_gutterfold_cells(item, paper, layout)) // 2 - trim_rows
         return _gutterfold_cells(item, paper, layout, rows) if rows >= 1 else []

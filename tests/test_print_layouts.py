@@ -256,3 +256,29 @@ def test_a_deck_declares_its_bleed_and_the_boxes_say_so(project, run):
     gutter = page_boxes(build(run, project, "--layout", "home-gutter"))[0]
     trim, bleed = gutter["TrimBox"], gutter["BleedBox"]
     assert bleed == pytest.approx((trim[0] - 2, trim[1] - 2, trim[2] + 2, trim[3] + 2), abs=0.01)
+
+
+def test_a_layout_of_slots_places_and_turns_each_piece_where_it_says(marked, run):
+    """Two cards upright and one on its side (turned 90 degrees clockwise: its top points
+    right), as a project's layouts.yaml lists them; the backs mirror them for a long-edge flip
+    with the turned card's back turned the other way, so its top lies behind the front's."""
+    (marked / "layouts.yaml").write_text(
+        "three:\n  description: two upright, one on its side\n  kind: slots\n"
+        "  slots:\n    - {x_mm: 20, y_mm: 20}\n    - {x_mm: 90, y_mm: 20}\n"
+        "    - {x_mm: 20, y_mm: 120, rotate: 90}\n")
+    pdf_path = build(run, marked, "--layout", "three")
+    width = PAPERS["letter"].width_mm
+    with pdfplumber.open(pdf_path) as pdf:
+        assert len(pdf.pages) == 2 * 14
+        front, back = pdf.pages[0], pdf.pages[1]
+        centres = squares(front, 3, 2)
+        expected = [(20 + 31.5, 20 + 44), (20 + 44, 120 + 31.5), (90 + 31.5, 20 + 44)]
+        assert _flat(centres) == pytest.approx(_flat(expected), abs=0.05)
+        turned = [x for x, y in squares(front, 3, 1) if abs(y - (120 + 31.5)) < 0.05]
+        assert turned == pytest.approx([20 + 88 - 6.5], abs=0.05)  # turned: top to the right
+        mirrored = sorted((width - x, y) for x, y in squares(back, 3, 1))
+        assert _flat(mirrored) == pytest.approx(_flat(squares(front, 3, 1)), abs=0.05)
+
+
+def _flat(points) -> list[float]:
+    return [v for point in points for v in point]
