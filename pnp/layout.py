@@ -653,9 +653,18 @@ def place_furniture(paper: Size, pieces: list[Rect], marks: tuple[Line, ...],
 
 def _find_spot(kind, length, thick, area: Rect, printable: Rect, blocked: list[Rect]
                ) -> Furniture | None:
-    stops = sorted({round(v, 4) for b in blocked for v in (b.x_mm, b.right_mm, b.y_mm,
-                                                           b.bottom_mm)})
+    p = printable
+    bands = {"left": Rect(p.x_mm, p.y_mm, max(area.x_mm - p.x_mm, 0), p.height_mm),
+             "right": Rect(area.right_mm, p.y_mm, max(p.right_mm - area.right_mm, 0),
+                           p.height_mm),
+             "top": Rect(p.x_mm, p.y_mm, p.width_mm, max(area.y_mm - p.y_mm, 0)),
+             "bottom": Rect(p.x_mm, area.bottom_mm, p.width_mm,
+                            max(p.bottom_mm - area.bottom_mm, 0))}
     for side in _SIDES[kind]:
+        # A box on this side lies in its band: only what overlaps the band can be in the way.
+        local = [b for b in blocked if b.overlaps(bands[side])]
+        stops = sorted({round(v, 4) for b in local for v in (b.x_mm, b.right_mm, b.y_mm,
+                                                             b.bottom_mm)})
         if side in ("left", "right"):
             w, h = thick, length
             if side == "left":
@@ -688,7 +697,7 @@ def _find_spot(kind, length, thick, area: Rect, printable: Rect, blocked: list[R
             direction = "across"
         for x, y in candidates:
             box = Rect(x, y, w, h)
-            if box.inside(printable) and not any(box.overlaps(b) for b in blocked):
+            if box.inside(printable) and not any(box.overlaps(b) for b in local):
                 return Furniture(kind, box, direction)
     return None
 
