@@ -282,3 +282,15 @@ def test_a_layout_of_slots_places_and_turns_each_piece_where_it_says(marked, run
 
 def _flat(points) -> list[float]:
     return [v for point in points for v in point]
+
+
+def test_check_warns_when_text_reaches_into_the_safe_margin(project, run):
+    assert "0 warnings" in run("check").err  # the kit keeps its text 3 mm inside the trim
+    edit(project / "content" / "downturn" / "game.yaml",
+         "    front: event-front.svg.j2\n", "    front: event-front.svg.j2\n    safe_mm: 8\n")
+    result = run("check")
+    assert result.code == 0  # a warning: --strict makes it fail
+    warned = [line for line in result.lines if "(rule text-in-safe-margin)" in line]
+    assert warned and all(line.startswith("content/downturn/events.yaml:") for line in warned)
+    assert "8 mm safe margin of its 63 x 88 mm piece" in warned[0]
+    assert run("check", "--strict").code == 1
