@@ -308,7 +308,10 @@ def _gutterfold_cells(item: Size, paper: Size, layout: SheetLayout, rows_limit: 
         rows = min(rows, layout.grid.rows)
     if rows_limit:
         rows = min(rows, rows_limit)
-    if rows < 1 or centre - w < layout.min_margin_mm - 1e-9:
+    cols = math.floor((centre - gap / 2 - layout.min_margin_mm + gap) / (w + gap) + 1e-9)
+    if layout.grid.cols:
+        cols = min(cols, layout.grid.cols)
+    if rows < 1 or cols < 1:
         raise ValueError(f"a {item.width_mm:g} x {item.height_mm:g} mm item does not fit a "
                          "gutterfold sheet")
     height = rows * (h + gap) - gap
@@ -316,8 +319,12 @@ def _gutterfold_cells(item: Size, paper: Size, layout: SheetLayout, rows_limit: 
     cells = []
     for r in range(rows):
         y = top + r * (h + gap)
-        cells.append(_Cell(Rect(centre - w, y, w, h), 0 if upright else 270, "front", r))
-        cells.append(_Cell(Rect(centre, y, w, h), 0 if upright else 90, "back", r))
+        for k in range(cols):  # k = 0 is the column furthest from the fold
+            x = centre - gap / 2 - (cols - 1 - k) * (w + gap) - w
+            pair = r * cols + k
+            cells.append(_Cell(Rect(x, y, w, h), 0 if upright else 270, "front", pair))
+            cells.append(_Cell(Rect(2 * centre - x - w, y, w, h), 0 if upright else 90,
+                               "back", pair))
     return cells
 
 
@@ -413,7 +420,7 @@ def _cells(item: Size, paper: Size, layout: SheetLayout, trim_rows: int = 0) -> 
             raise ValueError("a layout of kind 'slots' lists its slots")
         return _slot_cells(item, paper, layout, len(layout.slots) - trim_rows)
     if layout.kind == "gutterfold":
-        rows = len(_gutterfold_cells(item, paper, layout)) // 2 - trim_rows
+        rows = len({c.rect.y_mm for c in _gutterfold_cells(item, paper, layout)}) - trim_rows
         return _gutterfold_cells(item, paper, layout, rows) if rows >= 1 else []
     cols, rows = grid_shape(item, paper, layout)
     # Give up rows first, then columns, alternately: room for a ruler opens in either margin.
