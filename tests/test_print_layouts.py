@@ -39,7 +39,8 @@ def squares(page, w_mm: float, h_mm: float) -> list[tuple[float, float]]:
         w, h = pt_to_mm(r["width"]), pt_to_mm(r["height"])
         if (abs(w - w_mm) < 0.02 and abs(h - h_mm) < 0.02) or \
                 (abs(w - h_mm) < 0.02 and abs(h - w_mm) < 0.02):
-            found.append((pt_to_mm((r["x0"] + r["x1"]) / 2), pt_to_mm((r["top"] + r["bottom"]) / 2)))
+            found.append((pt_to_mm((r["x0"] + r["x1"]) / 2),
+                          pt_to_mm((r["top"] + r["bottom"]) / 2)))
     return sorted(found)
 
 
@@ -201,8 +202,9 @@ def test_calibration_sheet_has_a_scale_behind_every_crosshair(project, run):
         assert len(pdf.pages) == 2
         front, back = pdf.pages
         # Crosshair arms are 12 mm lines; their crossings are the points.
-        arms = [ln for ln in front.lines if abs(pt_to_mm(max(abs(ln["x1"] - ln["x0"]),
-                                                             abs(ln["bottom"] - ln["top"]))) - 12) < 0.01]
+        arms = [ln for ln in front.lines
+                if abs(pt_to_mm(max(abs(ln["x1"] - ln["x0"]), abs(ln["bottom"] - ln["top"])))
+                       - 12) < 0.01]
         points = sorted({(round(pt_to_mm((ln["x0"] + ln["x1"]) / 2), 2),
                           round(pt_to_mm((ln["top"] + ln["bottom"]) / 2), 2)) for ln in arms})
         assert len(points) == 5
@@ -294,3 +296,34 @@ def test_check_warns_when_text_reaches_into_the_safe_margin(project, run):
     assert warned and all(line.startswith("content/downturn/events.yaml:") for line in warned)
     assert "8 mm safe margin of its 63 x 88 mm piece" in warned[0]
     assert run("check", "--strict").code == 1
+
+
+def test_a_printer_profile_scale_is_read_from_the_side_crosshairs_and_applied(marked, run):
+    """Readings of -0.5 mm at the left crosshair and +0.5 mm at the right one mean the printer
+    prints the back 1 mm too small over the 165.9 mm between them: the backs are enlarged
+    about the page centre by that much, and shifted by the centre reading."""
+    result = run("calibrate", "--save", "small", "--x", "0.2", "--y", "0",
+                 "--left-x", "-0.5", "--right-x", "0.5")
+    assert result.code == 0, result.err
+    profile = (marked / "printers" / "small.yaml").read_text()
+    span = PAPERS["letter"].width_mm - 50
+    assert f"scale: {1 + 1 / span:.5g}" in profile
+    plain = build(run, marked)
+    plain = plain.rename(plain.with_name("plain.pdf"))
+    scaled = build(run, marked, "--printer", "small")
+    cx, cy = PAPERS["letter"].width_mm / 2, PAPERS["letter"].height_mm / 2
+    scale = float(profile.split("scale: ")[1])
+    with pdfplumber.open(plain) as a, pdfplumber.open(scaled) as b:
+        before, after = squares(a.pages[1], 3, 2), squares(b.pages[1], 3, 2)
+        assert before and len(after) == len(before)  # sizes grow by 0.6%: still within 0.02
+        for (x0, y0), (x1, y1) in zip(before, after):
+            assert abs(x1 - (cx + (x0 - cx) * scale + 0.2)) < 0.05
+            assert abs(y1 - (cy + (y0 - cy) * scale)) < 0.05
+        assert squares(a.pages[0], 3, 2) == squares(b.pages[0], 3, 2)  # fronts untouched
+
+
+def test_calibrate_refuses_half_a_scale_reading(project, run):
+    result = run("calibrate", "--save", "x", "--left-x", "1")
+    assert result.code == 2
+    assert "give both --left-x and --right-x" in result.err
+    assert not (project / "printers").exists()
