@@ -1,5 +1,3 @@
-import sys
+from .entry import main
 
-from .cli import main
-
-sys.exit(main())
+main()

@@ -10,8 +10,10 @@ Every file it returns is checked first: SVG may not carry a DOCTYPE (entities), 
 gzip-compressed (a 1 MB svgz can inflate to gigabytes), must refer only to its own elements, and
 may draw at most MAX_SVG_ELEMENTS elements once every `<use>` and `url(#...)` reference is
 expanded, so a reference bomb is refused in milliseconds instead of rendering for minutes.
-Raster images are refused above MAX_IMAGE_PIXELS. `pdf.refuse_fetch` stays the default for our
-own templates, which never load anything.
+Raster images are measured from their header (`image_size`, without decoding a pixel) and
+refused above MAX_IMAGE_PIXELS, also when embedded in SVG as a `data:` image. `pdf.refuse_fetch`
+stays the default for our own templates, which never load anything; `art.check_art` is the
+check for an image named by content.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from urllib.request import urlopen
 import defusedxml.ElementTree as SafeXML
 from defusedxml import DefusedXmlException
 
+from .bounded import svg_draw_problem
 from .findings import Findings, Location
 from .pdf import RefusedFetch
 
@@ -107,14 +110,20 @@ def resolve_asset(game_dir: Path, relative: str, findings: Findings, where: Loca
 # -- checking asset bytes -------------------------------------------------------------------------
 
 def check_asset_bytes(data: bytes) -> str | None:
-    """Why these bytes may not be drawn, or None. SVG, PNG and Pillow-readable rasters."""
+    """Why these bytes may not be drawn, or None. SVG, PNG and Pillow-readable rasters.
+
+    SVG that passes the static checks is drawn once in a bounded child process (10 s, 1 GiB)
+    before pnp draws it itself; the answer is kept per content.
+    """
     if len(data) > MAX_ASSET_BYTES:
         return f"is {len(data)} bytes, more than the {MAX_ASSET_BYTES} allowed"
     if data.startswith(b"\x1f\x8b"):
         return "is gzip-compressed (svgz); save it uncompressed"
     head = data[:1024].lstrip()
     if head.startswith((b"<svg", b"<?xml", b"<!")) or b"<svg" in data:
-        return check_svg_asset(data)
+        # What the static checks cannot see (a text of millions of glyphs) is caught by one
+        # trial drawing in a child process bounded in time and memory (pnp.bounded).
+        return check_svg_asset(data) or svg_draw_problem(data)
     return _check_raster(data)
 
 
@@ -197,6 +206,9 @@ def _data_image_weight(url: str) -> int:
     except (OSError, ValueError):
         return 1  # cairosvg will fail to read it too
     if b"<svg" not in data:
+        problem = _check_raster(data)  # a bomb inside the SVG is as much a bomb
+        if problem:
+            raise _Refused(f"embeds an image that {problem}")
         return 1
     problem = check_svg_asset(data)
     if problem:
@@ -205,20 +217,89 @@ def _data_image_weight(url: str) -> int:
     return sum(1 for _ in root.iter())
 
 
-def _check_raster(data: bytes) -> str | None:
-    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24:
-        width, height = struct.unpack(">II", data[16:24])
-    else:
-        from PIL import Image
+def image_size(data: bytes) -> tuple[str, int, int] | None:
+    """(kind, width, height) in pixels read from the file's header, or None when unreadable.
 
-        try:
-            with Image.open(io.BytesIO(data)) as image:  # reads the header only
-                width, height = image.size
-        except (OSError, ValueError, Image.DecompressionBombError) as exc:
-            return f"is not an image that can be drawn ({type(exc).__name__})"
+    PNG, JPEG, GIF and WebP headers are read here, byte by byte, so a decompression bomb is
+    measured without a single pixel being decoded; other formats go to Pillow, whose `open`
+    also reads only the header.
+    """
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        if len(data) < 24 or data[12:16] != b"IHDR":
+            return None
+        width, height = struct.unpack(">II", data[16:24])
+        return "png", width, height
+    if data.startswith(b"\xff\xd8"):
+        return _jpeg_size(data)
+    if data.startswith((b"GIF87a", b"GIF89a")) and len(data) >= 10:
+        width, height = struct.unpack("<HH", data[6:10])
+        return "gif", width, height
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        return _webp_size(data)
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:  # reads the header only
+            width, height = image.size
+            kind = (image.format or "image").lower()
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
+    return kind, width, height
+
+
+_JPEG_FRAMES = {*range(0xC0, 0xD0)} - {0xC4, 0xC8, 0xCC}  # start-of-frame markers
+
+
+def _jpeg_size(data: bytes) -> tuple[str, int, int] | None:
+    """Walk the JPEG segments to the first start-of-frame, which holds the size."""
+    index = 2
+    while index + 4 <= len(data):
+        if data[index] != 0xFF:
+            return None
+        marker = data[index + 1]
+        if marker == 0xFF:  # fill byte
+            index += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD9)):  # markers without a length
+            index += 2
+            continue
+        (length,) = struct.unpack(">H", data[index + 2:index + 4])
+        if marker in _JPEG_FRAMES:
+            if index + 9 > len(data):
+                return None
+            height, width = struct.unpack(">HH", data[index + 5:index + 9])
+            return "jpeg", width, height
+        if length < 2:
+            return None
+        index += 2 + length
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[str, int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8X" and len(data) >= 30:
+        width = 1 + int.from_bytes(data[24:27], "little")
+        height = 1 + int.from_bytes(data[27:30], "little")
+    elif chunk == b"VP8 " and len(data) >= 30:
+        width, height = (v & 0x3FFF for v in struct.unpack("<HH", data[26:30]))
+    elif chunk == b"VP8L" and len(data) >= 25:
+        bits = int.from_bytes(data[21:25], "little")
+        width, height = (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    else:
+        return None
+    return "webp", width, height
+
+
+def _check_raster(data: bytes) -> str | None:
+    size = image_size(data)
+    if size is None:
+        return "is not an image that can be drawn (its header cannot be read)"
+    _, width, height = size
     if width * height > MAX_IMAGE_PIXELS:
         return (f"is {width} x {height} pixels, more than the {MAX_IMAGE_PIXELS} allowed; "
                 "scale it down")
+    if not width or not height:
+        return f"is {width} x {height} pixels: it has no pixels to draw"
     return None
 
 
@@ -264,5 +345,5 @@ def _read_inside(root: Path, url: str) -> bytes:
 
 __all__ = [
     "MAX_ASSET_BYTES", "MAX_IMAGE_PIXELS", "MAX_SVG_ELEMENTS", "RefusedFetch",
-    "check_asset_bytes", "check_svg_asset", "confined_fetcher", "resolve_asset",
+    "check_asset_bytes", "check_svg_asset", "confined_fetcher", "image_size", "resolve_asset",
 ]

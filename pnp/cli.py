@@ -14,7 +14,9 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .findings import Findings, display_path
+from .errors import OutsideError, outside_error
+from .findings import Findings, cap_words, display_path
+from .fonts import require_fonts
 from .layout import PROJECT_LAYOUTS, PrintOptions, builtin_layouts, load_layouts
 from .output import commit_count, remove_stale_staging, staged_output
 from .pdf import DocumentInfo, render_pdf
@@ -135,9 +137,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = _checked(parser.parse_args(argv))
     except UsageError as exc:
-        print(f"pnp: error: {exc}", file=sys.stderr)
+        print(f"pnp: error: {cap_words(str(exc))}", file=sys.stderr)
         print("pnp: run 'pnp --help' for usage", file=sys.stderr)
         return EXIT_USAGE
     if args.command is None:
@@ -145,9 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     commits = commit_count()
     try:
+        require_fonts()
         return COMMANDS[args.command](args)
     except UsageError as exc:
-        print(f"pnp: error: {exc}", file=sys.stderr)
+        print(f"pnp: error: {cap_words(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         if commit_count() > commits:  # the signal came after the files were renamed into place
@@ -155,12 +158,41 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print("pnp: interrupted; no output was changed", file=sys.stderr)
         return 130
+    except (OutsideError, OSError, MemoryError) as exc:  # the world outside: disk, fonts, memory
+        if args.debug or isinstance(exc, BrokenPipeError):  # a closed pipe: pnp.entry ends quietly
+            raise
+        print(_outside_line(exc), file=sys.stderr)
+        return EXIT_ERRORS
     except Exception as exc:  # the promise: one line, no traceback, unless asked for
         if args.debug:
             raise
-        print(f"pnp: internal error: {type(exc).__name__}: {exc} "
-              "(run again with --debug for details and report it)", file=sys.stderr)
+        print(cap_words(f"pnp: internal error: {type(exc).__name__}: {exc} "
+                        "(run again with --debug for details and report it)"), file=sys.stderr)
         return EXIT_ERRORS
+
+
+def _checked(args):
+    """Arguments argparse accepts but pnp cannot use are usage errors; repeats are merged."""
+    if getattr(args, "game", None):
+        args.game = list(dict.fromkeys(args.game))
+    dpi = getattr(args, "dpi", None)
+    if dpi is not None and not 1 <= dpi <= 1200:  # also refuses nan and inf
+        raise UsageError(f"--dpi {dpi:g} must be a number between 1 and 1200")
+    sheets = getattr(args, "sheets", None)
+    if sheets is not None and not any(s.strip() for s in sheets.split(",")):
+        raise UsageError("--sheets names no sheet; give sheet names separated by commas, or all")
+    return args
+
+
+def _outside_line(exc: BaseException) -> str:
+    if isinstance(exc, OutsideError):
+        return exc.line
+    if isinstance(exc, MemoryError):
+        return "pnp: error: out of memory; close other programs, or build fewer sheets at once"
+    try:
+        return outside_error(exc).line
+    except Exception:  # describing it must not fail in turn
+        return cap_words(f"pnp: error: {exc}")
 
 
 def _games(project: Project, args) -> tuple[list[str], Findings]:
@@ -271,8 +303,6 @@ def cmd_proof(args) -> int:
                   for title in re.findall(r'"([^"]+)"', card.label)]
         raise UsageError(f"no card named '{args.card}'; " + (
             suggest(args.card, titles) or "cards are named by title, e.g. 'Credit Swap'"))
-    if args.dpi <= 0 or args.dpi > 1200:
-        raise UsageError(f"--dpi {args.dpi:g} must be between 1 and 1200")
     out_dir = args.out or project.root / "output"
     _print_findings(findings)
     for checked in checked_games:

@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .findings import Findings, Location
+from .findings import Finding, Findings, Location, Severity
 
 MAX_FILE_BYTES = 1_000_000  # far above any real game file; stops a runaway or hostile one early
 _YAML_TAG = "tag:yaml.org,2002:"
@@ -31,6 +31,10 @@ MAX_DEPTH = 40  # nesting of lists and mappings; real content uses 4, a hostile 
 # separators (also line breaks to YAML, not to editors) and the two non-characters XML refuses.
 _REFUSED_RAW = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+# A line inside quoted text that reads like a key of its own: the quote ran on past its line.
+_KEY_LINE = re.compile(r"\n[ \t]*(?:- )?([A-Za-z_][A-Za-z0-9_-]{0,40}):(?:[ \t]|$)", re.MULTILINE)
 
 
 def printable(text: str) -> str:
@@ -74,6 +78,7 @@ class StrictLoader(yaml.SafeLoader):
         super().__init__(stream)
         self.shown = shown
         self.findings = findings
+        self.runaways = Findings()
         self.depth = 0
 
     def compose_node(self, parent, index):
@@ -96,6 +101,21 @@ class StrictLoader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+    def compose_scalar_node(self, anchor):
+        node = super().compose_scalar_node(anchor)
+        start, end = node.start_mark, node.end_mark
+        if node.style in ('"', "'") and start.line != end.line and start.buffer is not None:
+            source = start.buffer[start.index:end.index]
+            runaway = _KEY_LINE.search(source)
+            if runaway:
+                key_line = start.line + source.count("\n", 0, runaway.start()) + 2
+                self.runaways.warning(  # reported only if the file parses: else the error says it
+                    "yaml-runaway-quote", location_of(self.shown, node),
+                    f"the quote {source[0]} that opens here closes only at line {end.line + 1},"
+                    f" taking in line {key_line} ('{printable(runaway.group(1))}:') as text",
+                    hint="close the quote on the line where it opens")
+        return node
 
     def compose_mapping_node(self, anchor):
         node = super().compose_mapping_node(anchor)
@@ -193,27 +213,14 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
         return Document(shown, None)
     try:
         root = loader.get_single_node()
+        findings.extend(loader.runaways)
     except RefusedYAML as exc:
         mark = exc.problem_mark
         findings.error(exc.rule, Location(shown, mark.line + 1, mark.column + 1), exc.problem,
                        hint=exc.hint)
         return Document(shown, None)
     except yaml.MarkedYAMLError as exc:
-        # A scanner error's context is the token it was reading (an unclosed quote, a key with
-        # no ':'), which is where the mistake is; a parser error's problem is the line at fault.
-        mark = exc.problem_mark or exc.context_mark
-        if isinstance(exc, yaml.scanner.ScannerError) and exc.context_mark is not None:
-            mark = exc.context_mark
-        parts = [p for p in (exc.context, exc.problem) if p]
-        problem = printable(": ".join(parts).replace("\n", " ")) or "invalid YAML"
-        where = Location(shown, mark.line + 1, mark.column + 1) if mark else where
-        hint = "fix the indentation or quoting near this line"
-        opened = exc.context_mark
-        if opened is not None and mark is not None and opened.line != mark.line and exc.context:
-            # The parser notices too late: point back at what was left open.
-            what = exc.context.removeprefix("while parsing ").removeprefix("a ")
-            hint = f"check the {what} that starts at line {opened.line + 1}:{opened.column + 1}"
-        findings.error("yaml-syntax", where, f"YAML syntax error: {problem}", hint=hint)
+        findings.add(_syntax_finding(text, shown, exc))
         return Document(shown, None)
     except yaml.YAMLError as exc:
         message = printable(" ".join(str(exc).split()))
@@ -224,6 +231,85 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
     if root is None:
         findings.error("yaml-empty", where, "file is empty", hint="add the content it should hold")
     return Document(shown, root)
+
+
+def _syntax_finding(text: str, shown: str, exc: yaml.MarkedYAMLError) -> Finding:
+    """One finding for a YAML syntax error, placed where the mistake opens, not where YAML gave up.
+
+    A quote left open runs on to the next quote, often lines later, and the error comes after
+    that; a bracket left open is noticed at the first thing that cannot be inside it. Both are
+    reported where they open, with where YAML noticed in the message.
+    """
+    # A scanner error's context is the token it was reading (an unclosed quote, a key with
+    # no ':'), which is where the mistake is; a parser error's problem is the line at fault.
+    mark = exc.problem_mark or exc.context_mark
+    if isinstance(exc, yaml.scanner.ScannerError) and exc.context_mark is not None:
+        mark = exc.context_mark
+    parts = [p for p in (exc.context, exc.problem) if p]
+    problem = printable(": ".join(parts).replace("\n", " ")) or "invalid YAML"
+    if mark is None:
+        return Finding("yaml-syntax", Severity.ERROR, Location(shown),
+                       f"YAML syntax error: {problem}")
+    noticed = f"line {mark.line + 1}:{mark.column + 1}"
+    quote = _quote_before(text, mark) if not isinstance(exc, yaml.scanner.ScannerError) else None
+    opened = exc.context_mark
+    if quote is not None:
+        start, end = quote.start_mark, quote.end_mark
+        char = text[start.index]
+        inside = "''" if char == "'" else '\\"'
+        if start.line != end.line:
+            where = Location(shown, start.line + 1, start.column + 1)
+            message = (f"YAML syntax error: the quote {char} that opens here is not closed on "
+                       f"its line; YAML read on to the next {char} at line {end.line + 1}:"
+                       f"{end.column} and failed at {noticed}")
+        else:
+            where = Location(shown, end.line + 1, end.column)
+            message = (f"YAML syntax error: the quoted text that opens at {start.line + 1}:"
+                       f"{start.column + 1} ends at this {char}, and more text follows it")
+        hint = (f"close the quote on the line where it opens; write {inside} for a {char} inside "
+                "the quoted text")
+        return Finding("yaml-syntax", Severity.ERROR, where, message, hint=hint)
+    if (opened is not None and exc.context and exc.context.startswith("while parsing a flow")
+            and opened.index < mark.index):
+        bracket = text[opened.index] if opened.index < len(text) else "["
+        closer = {"[": "]", "{": "}"}.get(bracket, "the closing bracket")
+        return Finding("yaml-syntax", Severity.ERROR,
+                       Location(shown, opened.line + 1, opened.column + 1),
+                       f"YAML syntax error: the {bracket} that opens here is never closed "
+                       f"({printable(exc.problem or '')} at {noticed})",
+                       hint=f"close it with {closer} where the list or mapping ends")
+    hint = "fix the indentation or quoting near this line"
+    if exc.context == "while scanning a quoted scalar":
+        hint = "the quote that opens here is never closed; close it on this line"
+    elif opened is not None and opened.line != mark.line and exc.context:
+        # The parser notices too late: point back at what was left open.
+        what = exc.context.removeprefix("while parsing ").removeprefix("a ")
+        hint = f"check the {what} that starts at line {opened.line + 1}:{opened.column + 1}"
+    return Finding("yaml-syntax", Severity.ERROR, Location(shown, mark.line + 1, mark.column + 1),
+                   f"YAML syntax error: {problem}", hint=hint)
+
+
+def _quote_before(text: str, mark) -> yaml.ScalarToken | None:
+    """The quoted scalar that ends on the error's line just before the error, if there is one.
+
+    Such a scalar either opened on an earlier line (a quote left open, closed by the next quote
+    YAML met) or closed early (a quote inside quoted text), and is the likely cause.
+    """
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):  # tokens only: nothing is built
+            if token.start_mark.index > mark.index:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'"):
+                last = token
+    except yaml.YAMLError:
+        pass
+    if last is None or last.end_mark.line != mark.line or last.end_mark.index > mark.index:
+        return None
+    between = text[last.end_mark.index:mark.index]
+    if last.start_mark.line == last.end_mark.line and between.strip():
+        return None  # something else stands between the quote and the error
+    return last
 
 
 __all__ = [

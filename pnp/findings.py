@@ -7,6 +7,7 @@ sorted by file and line, so a designer sees every problem at once and never a tr
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,22 @@ class Location:
 
 
 NOWHERE = Location("<unknown>")
+
+MAX_WORD = 120  # characters of one word (no spaces) shown in a message; longer ones are cut
+_LONG_WORD = re.compile(r"[^\s'\"`,;:()\[\]{}<>]{%d,}" % (MAX_WORD + 1))
+
+
+def cap_words(text: str) -> str:
+    """`text` with every word longer than MAX_WORD cut, so one line stays readable.
+
+    A 5,000-character word quoted from content (or typed on the command line) keeps its start
+    and end and says how long it was.
+    """
+    def cut(match: re.Match) -> str:
+        word = match.group()
+        return f"{word[:80]}...{word[-20:]} [{len(word)} characters]"
+
+    return _LONG_WORD.sub(cut, text)
 
 
 @dataclass(frozen=True)
@@ -61,7 +78,7 @@ class Finding:
         line = " ".join(parts)
         if self.hint:
             line += f"; {self.hint}"
-        return f"{line} (rule {self.rule})"
+        return f"{cap_words(line)} (rule {self.rule})"
 
     def as_dict(self) -> dict:
         return {
@@ -118,5 +135,5 @@ def display_path(path: Path, root: Path) -> str:
     """The path as the user should read it: relative to the project root when inside it."""
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside the root, or a path that cannot be read
         return path.as_posix()

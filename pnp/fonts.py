@@ -20,6 +20,8 @@ from pathlib import Path
 from reportlab.pdfbase.pdfmetrics import registerFont
 from reportlab.pdfbase.ttfonts import TTFont
 
+from .errors import OutsideError
+
 
 @dataclass(frozen=True)
 class FontFace:
@@ -74,9 +76,33 @@ class Metrics:
 @cache
 def metrics(role: str) -> Metrics:
     face = FACES[role]
-    ttf = TTFont(f"pnp-{role}", str(font_dir() / face.file))
+    path = font_dir() / face.file
+    try:
+        ttf = TTFont(f"pnp-{role}", str(path))
+    except Exception as exc:  # reportlab says TTFError, or OSError, for a missing or broken file
+        raise _font_error(path, f"cannot be read ({' '.join(str(exc).split())[:120]})") from exc
     registerFont(ttf)
     return Metrics(face, ttf)
+
+
+def require_fonts() -> None:
+    """Read every bundled font once, so a missing or broken one is one error before any work."""
+    for role in FACES:
+        metrics(role)
+
+
+def missing_glyphs(text: str, role: str = "body") -> list[str]:
+    """The characters of `text` that the font of `role` cannot draw, each once, sorted.
+
+    For every string that is printed outside a fitted text box (titles, attributions, notes,
+    sheet furniture): what is not in the font prints as an empty box.
+    """
+    return metrics(role).missing(text)
+
+
+def describe_glyphs(chars: list[str]) -> str:
+    """"'😀' (U+1F600)" for each character, joined: the wording of a glyph-missing finding."""
+    return ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
 
 
 @cache
@@ -84,14 +110,22 @@ def use_bundled_fonts() -> None:
     """Make fontconfig (and so cairo and cairosvg) see the bundled fonts and nothing else."""
     name = ctypes.util.find_library("fontconfig")
     if name is None:
-        raise RuntimeError("fontconfig is not installed; install libfontconfig1")
+        raise OutsideError("pnp: error: the fontconfig library is not installed; install it "
+                           "(on Debian and Ubuntu: apt install libfontconfig1)")
     fc = ctypes.CDLL(name)
     fc.FcConfigCreate.restype = ctypes.c_void_p
     fc.FcConfigAppFontAddFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     fc.FcConfigSetCurrent.argtypes = [ctypes.c_void_p]
     config = fc.FcConfigCreate()
     for face in FACES.values():
-        if not fc.FcConfigAppFontAddFile(config, str(font_dir() / face.file).encode()):
-            raise RuntimeError(f"fontconfig could not read the bundled font {face.file}")
+        path = font_dir() / face.file
+        if not path.is_file() or not fc.FcConfigAppFontAddFile(config, str(path).encode()):
+            raise _font_error(path, "cannot be read by fontconfig")
     if not fc.FcConfigSetCurrent(config):
-        raise RuntimeError("fontconfig refused the bundled font configuration")
+        raise OutsideError("pnp: error: fontconfig refused the bundled font configuration; "
+                           "check the fontconfig installation")
+
+
+def _font_error(path: Path, what: str) -> OutsideError:
+    return OutsideError(f"{path}: error: the bundled font {what}; reinstall pnp "
+                        "(pip install --force-reinstall pnp) or restore the file")

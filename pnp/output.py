@@ -6,22 +6,36 @@ sees either the old PDF or the new one, never half of one. A build that fails, i
 Ctrl-C or is terminated removes its staged files and leaves every earlier output untouched.
 
 Staged names carry a token unique to the build, so cleaning up also finds a file whose name was
-never recorded (an interrupt can land between creating it and noting it). Ctrl-C and SIGTERM are
-held back while the renames run, so a build's outputs are replaced together or not at all. Only
-SIGKILL (or a power cut) can leave staged files behind; the next build removes them.
+never recorded (an interrupt can land between creating it and noting it). Ctrl-C, SIGTERM and
+SIGHUP (a closed terminal) are held back while the renames run, so a build's outputs are
+replaced together or not at all. Only SIGKILL (or a power cut) can leave staged files behind;
+the next build removes them.
+
+The renames themselves are all or nothing too: every destination is checked before the first
+one (a folder standing where a PDF goes stops the build with nothing replaced), and each file a
+rename replaces keeps a second name until the last rename has succeeded, so a rename that still
+fails puts back what was already replaced. A file-system failure (a full disk, permissions, a
+file where the output folder should be) is an OutsideError naming the path, never a traceback.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from .errors import OutsideError, disk_full, is_disk_full, outside_error, shown
+
 STAGING_PREFIX = ".pnp-staging-"
-_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+OLD_PREFIX = ".pnp-old-"  # the previous file, kept until every rename of a build has succeeded
+# Ctrl-C, kill, and a closed terminal (SIGHUP, where the platform has it).
+_STOPPING = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+_HELD_SIGNALS = {signal.SIGINT, *_STOPPING}
 _commits = 0  # builds committed by this process, so an interrupt can say what already happened
 
 
@@ -31,37 +45,84 @@ def commit_count() -> int:
 
 
 class Staging:
-    """Files written so far by one build, waiting to be renamed into place."""
+    """Files written so far by one build, waiting to be renamed into place.
+
+    Every failure of the file system (a folder where a file goes, a file where a folder goes,
+    permissions, a full disk) is raised as an OutsideError naming the path; the staged files
+    are then removed by `staged_output` and the earlier outputs stay as they were.
+    """
 
     def __init__(self) -> None:
         self.staged: list[tuple[Path, Path]] = []
-        self.prefix = f"{STAGING_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-"
+        token = f"{os.getpid()}-{secrets.token_hex(4)}-"
+        self.prefix = STAGING_PREFIX + token
+        self.old_prefix = OLD_PREFIX + token
         self.folders: set[Path] = set()
         self.committed = False
+        self.staged_bytes = 0
 
     def write(self, destination: Path, data: bytes) -> None:
         if any(d == destination for _, d in self.staged):
             raise ValueError(f"{destination} is written twice in one build")
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        self.folders.add(destination.parent)  # before the file exists: discard() will look here
-        fd, temporary = tempfile.mkstemp(prefix=self.prefix, suffix=".tmp",
-                                         dir=destination.parent)
+        folder = destination.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise outside_error(exc, folder, "create the output folder",
+                                writing=True) from exc
+        _check_destination(destination)  # fail before the work of the rest of the build
+        self.folders.add(folder)  # before the file exists: discard() will look here
+        needed = self.staged_bytes + len(data)
+        try:
+            fd, temporary = tempfile.mkstemp(prefix=self.prefix, suffix=".tmp", dir=folder)
+        except OSError as exc:
+            raise self._failure(exc, folder, f"write {destination.name}", needed) from exc
         self.staged.append((Path(temporary), destination))
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, 0o644)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, 0o644)
+        except OSError as exc:
+            raise self._failure(exc, folder, f"write {destination.name}", needed) from exc
+        self.staged_bytes = needed
+
+    def _failure(self, exc: OSError, folder: Path, doing: str, needed: int) -> OutsideError:
+        if is_disk_full(exc):
+            self.discard()  # the build stops here: free its files first, then measure what is free
+            return disk_full(exc, folder, needed)
+        return outside_error(exc, folder, doing, writing=True)
 
     def commit(self) -> list[Path]:
-        """Rename every staged file into place, with Ctrl-C and SIGTERM held until all are."""
+        """Rename every staged file into place, with Ctrl-C and SIGTERM held until all are.
+
+        Every destination is checked before the first rename, and each file a rename replaces
+        is kept (as a hard link, or a copy) until all renames have succeeded: a rename that
+        still fails puts the earlier files back, so the set is all old or all new.
+        """
         held = _hold_signals()
         try:
-            for temporary, destination in self.staged:
-                os.replace(temporary, destination)
+            for _, destination in self.staged:
+                _check_destination(destination)
+            kept = self._keep_old()
+            replaced: list[Path] = []
+            try:
+                for temporary, destination in self.staged:
+                    try:
+                        os.replace(temporary, destination)
+                    except OSError as exc:
+                        raise outside_error(exc, destination, f"replace {destination.name}",
+                                            writing=True) from exc
+                    replaced.append(destination)
+            except BaseException:
+                _put_back(replaced, kept)
+                raise
             self.committed = True
             global _commits
             _commits += 1
+            for old in kept.values():
+                old.unlink(missing_ok=True)
             for folder in self.folders:
                 _sync_folder(folder)
         finally:
@@ -70,11 +131,60 @@ class Staging:
             _release_signals(held)
         return done
 
+    def _keep_old(self) -> dict[Path, Path]:
+        """A second name for every file about to be replaced, so it can be put back."""
+        kept: dict[Path, Path] = {}
+        try:
+            for _, destination in self.staged:
+                if not os.path.lexists(destination):
+                    continue
+                old = destination.with_name(self.old_prefix + destination.name)
+                try:
+                    os.link(destination, old, follow_symlinks=False)
+                except OSError:  # a file system without hard links: a copy does as well
+                    shutil.copy2(destination, old, follow_symlinks=False)
+                kept[destination] = old
+        except OSError as exc:
+            for old in kept.values():
+                old.unlink(missing_ok=True)
+            folder = Path(exc.filename).parent if exc.filename else self.staged[0][1].parent
+            raise self._failure(exc, folder, "keep the earlier files until the new ones are in "
+                                "place", self.staged_bytes) from exc
+        return kept
+
     def discard(self) -> None:
         self.staged.clear()
         for folder in self.folders:
             for leftover in folder.glob(self.prefix + "*"):
                 leftover.unlink(missing_ok=True)
+
+
+def _check_destination(destination: Path) -> None:
+    """A folder standing where a file must go stops the build before anything is replaced."""
+    try:
+        info = os.lstat(destination)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise outside_error(exc, destination, f"write {destination.name}",
+                            writing=True) from exc
+    if stat.S_ISDIR(info.st_mode):
+        raise OutsideError(f"{shown(destination)}: error: a folder stands where this file must "
+                           "be written; move it away or rename it (nothing was replaced)")
+
+
+def _put_back(replaced: list[Path], kept: dict[Path, Path]) -> None:
+    """Undo the renames of a commit that failed part-way: earlier files back, new ones gone."""
+    for destination in reversed(replaced):
+        try:
+            if destination in kept:
+                os.replace(kept.pop(destination), destination)
+            else:
+                destination.unlink(missing_ok=True)
+        except OSError:
+            pass  # the earlier file then stays under its kept name, for the user to rename
+    for old in kept.values():  # files whose replacement never happened: still in place
+        old.unlink(missing_ok=True)
 
 
 def _hold_signals():
@@ -109,13 +219,15 @@ def _terminate(signum, frame):
 
 @contextmanager
 def staged_output():
-    """Yield a Staging; commit it on success, discard it on any error or SIGTERM/SIGINT."""
+    """Yield a Staging; commit it on success, discard it on any error, SIGINT, SIGTERM or
+    SIGHUP (the terminal was closed)."""
     staging = Staging()
-    previous = None
+    previous = {}
     try:
-        previous = signal.signal(signal.SIGTERM, _terminate)
+        for signum in _STOPPING:
+            previous[signum] = signal.signal(signum, _terminate)
     except ValueError:  # not the main thread: leave signal handling to the caller
-        previous = None
+        pass
     try:
         yield staging
         staging.commit()
@@ -129,22 +241,31 @@ def staged_output():
         staging.discard()
         raise
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def remove_stale_staging(folder: Path) -> None:
     """Remove files left by a build that was killed outright (SIGKILL leaves no chance to clean).
 
-    Files of a build that is still running (its process id is in the name) are left alone.
+    Files of a build that is still running (its process id is in the name) are left alone. A
+    folder that cannot be read or cleaned is left for the build itself to report.
     """
-    if not folder.is_dir():
+    try:
+        if not folder.is_dir():
+            return
+        stale_files = [*folder.glob(STAGING_PREFIX + "*"), *folder.glob(OLD_PREFIX + "*")]
+    except OSError:
         return
-    for stale in folder.glob(STAGING_PREFIX + "*"):
-        owner = stale.name.removeprefix(STAGING_PREFIX).split("-", 1)[0]
+    for stale in stale_files:
+        name = stale.name.removeprefix(STAGING_PREFIX).removeprefix(OLD_PREFIX)
+        owner = name.split("-", 1)[0]
         if owner.isdigit() and int(owner) != os.getpid() and _running(int(owner)):
             continue
-        stale.unlink(missing_ok=True)
+        try:
+            stale.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _running(pid: int) -> bool:

@@ -106,4 +106,5 @@ def test_unclosed_bracket_points_back_to_where_it_opened(project, run):
     opened = line_of(banks, "[Midwest")
     result = run("check")
     assert result.code == 1
-    assert f"check the flow sequence that starts at line {opened}:16" in result.lines[0]
+    assert result.lines[0].startswith(f"content/downturn/banks.yaml:{opened}:16: error: ")
+    assert "the [ that opens here is never closed" in result.lines[0]

@@ -1,0 +1,37 @@
+"""The `pnp` console script: the command line in; an exit code out, and never a traceback on Ctrl-C.
+
+Loading pnp and its libraries (cairo, reportlab, pikepdf) takes a noticeable fraction of a
+second. A Ctrl-C in that time would interrupt an `import` and print Python's traceback, so the
+console script starts here, in a module that imports nothing heavy, and loads the CLI inside a
+handler. A reader that closes the pipe early (`pnp list | head -1`) ends the run quietly too.
+"""
+
+import os
+import sys
+
+INTERRUPTED = 130
+
+
+def run(argv: list[str] | None = None) -> int:
+    try:
+        from pnp.cli import main
+
+        code = main(argv)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler
+        return code
+    except KeyboardInterrupt:
+        sys.stderr.write("pnp: interrupted; no output was changed\n")
+        return INTERRUPTED
+    except BrokenPipeError:
+        # Python would complain again when it flushes stdout at exit: point it at nothing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def main() -> None:
+    sys.exit(run())
+
+
+if __name__ == "__main__":
+    main()
