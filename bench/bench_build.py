@@ -4,7 +4,11 @@
     python bench/bench_build.py --runs 5
 
 Figures, each a whole process:
-- `pnp check` and `pnp build --sheets all` (Letter) on Downturn, as a designer runs them;
+- `pnp check` on Downturn with nothing cached (no compiled templates kept from an earlier
+  run), after one event's text is edited (as on every save), and again with nothing changed;
+- `pnp build --sheets all` (Letter) on Downturn in one process with no cache (`-j 1
+  --no-cache`) beside the default (worker processes, cache) from an empty output folder; then
+  again with nothing changed, and after one event's text is edited;
 - `pnp build` of the plain benchmark deck in bench/poker (poker cards from CSV: a title, a suit
   colour, a value, three wrapped lines of body, a number, one shared back) at 54 and 540 cards;
 - two yardsticks over the same 540 cards, with no checking, no text fitting, no page boxes and
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -44,8 +49,11 @@ print(code, wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
-def measure(command: list[str]) -> tuple[float, float]:
-    """Run a command in a fresh process; return (wall seconds, peak RSS in MiB)."""
+def measure(command: list[str], before=None) -> tuple[float, float]:
+    """Run a command in a fresh process (after `before()`, untimed); return (wall seconds,
+    peak RSS in MiB of the largest process it ran, workers included)."""
+    if before:
+        before()
     completed = subprocess.run([sys.executable, "-c", WRAPPER, *command], cwd=ROOT,
                                capture_output=True, text=True)
     code, wall, peak_kib = completed.stdout.split()
@@ -105,9 +113,11 @@ def plain_loop(project: Path) -> None:
     import cairocffi as cairo
     import jinja2
 
+    import pnp.pdf
     from pnp.fonts import use_bundled_fonts
     from pnp.pdf import draw_svg
 
+    pnp.pdf.draw_text = lambda surface, node: False  # cairosvg's own text code, glyph by glyph
     use_bundled_fonts()
     deck = cards(project)
     front = jinja2.Environment(autoescape=True).from_string(PLAIN_FRONT)
@@ -191,30 +201,79 @@ def main() -> None:
         return
     pnp = [sys.executable, "-m", "pnp"]
     with tempfile.TemporaryDirectory() as scratch:
-        small = poker_project(Path(scratch) / "poker-54", 54)
-        large = poker_project(Path(scratch) / f"poker-{LARGE}", LARGE)
+        scratch = Path(scratch)
+        small = poker_project(scratch / "poker-54", 54)
+        large = poker_project(scratch / f"poker-{LARGE}", LARGE)
+        downturn = scratch / "downturn"
+        for folder in ("content", "templates"):
+            shutil.copytree(ROOT / folder, downturn / folder)
+        events = downturn / "content" / "downturn" / "events.yaml"
+        edits = iter(range(10**6))
+
+        os.environ["PNP_CACHE_DIR"] = str(scratch / "user-cache")  # pnp's cache in the user's home
+
+        def forget_check():
+            shutil.rmtree(scratch / "user-cache", ignore_errors=True)
+
+        def cold(folder: Path):
+            return lambda: shutil.rmtree(folder, ignore_errors=True)
+
+        def edit_one_event():
+            """One event's text changed, as a designer's save would."""
+            text = events.read_text(encoding="utf-8")
+            text = re.sub(r'effect: "Stability \+1\.( \(edit \d+\))?"',
+                          f'effect: "Stability +1. (edit {next(edits)})"', text, count=1)
+            events.write_text(text, encoding="utf-8")
+
+        check = pnp + ["check", "--root", str(downturn), "--game", "downturn"]
+        build = pnp + ["build", "--root", str(downturn), "--game", "downturn"]
+        warm_out = downturn / "output"
         cases = {
-            "pnp check (Downturn)": pnp + ["check", "--game", "downturn"],
-            "pnp build --sheets all (Downturn)": pnp + [
-                "build", "--game", "downturn", "--out", scratch],
-            "pnp build, poker deck, 54 cards": pnp + ["build", "--root", str(small)],
-            f"pnp build, poker deck, {LARGE} cards": pnp + ["build", "--root", str(large)],
-            f"  plain Jinja -> cairosvg loop, {LARGE}": [
-                sys.executable, __file__, "--plain-child", str(large)],
-            f"  reportlab straight, {LARGE}": [
-                sys.executable, __file__, "--reportlab-child", str(large)],
+            "pnp check (Downturn), nothing cached": (check, forget_check),
+            "pnp check (Downturn), one event edited": (check, edit_one_event),
+            "pnp check (Downturn), unchanged": (check, None),
+            "build --sheets all, -j 1 --no-cache": (
+                build + ["-j", "1", "--no-cache", "--out", str(scratch / "j1")],
+                cold(scratch / "j1")),
+            "build --sheets all, default, cold": (
+                build + ["--out", str(scratch / "jn")], cold(scratch / "jn")),
+            "build --sheets all, warm, unchanged": (build + ["--out", str(warm_out)], None),
+            "build --sheets all, one event edited": (
+                build + ["--out", str(warm_out)], edit_one_event),
+            "poker deck, 54 cards": (pnp + ["build", "--root", str(small)],
+                                     cold(small / "output")),
+            f"poker deck, {LARGE}, -j 1 --no-cache": (
+                pnp + ["build", "--root", str(large), "-j", "1", "--no-cache"],
+                cold(large / "output")),
+            f"poker deck, {LARGE} cards": (pnp + ["build", "--root", str(large)],
+                                           cold(large / "output")),
+            f"  plain Jinja -> cairosvg loop, {LARGE}": (
+                [sys.executable, __file__, "--plain-child", str(large)], None),
+            f"  reportlab straight, {LARGE}": (
+                [sys.executable, __file__, "--reportlab-child", str(large)], None),
         }
+        subprocess.run(build + ["--out", str(warm_out)], cwd=ROOT, capture_output=True,
+                       check=True)  # the warm cases start from a finished build
         print(f"pnp benchmark: {args.runs} runs each, median wall time; "
               f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
         medians = {}
-        for name, command in cases.items():
-            walls, peaks = zip(*(measure(command) for _ in range(args.runs)))
+        for name, (command, before) in cases.items():
+            walls, peaks = zip(*(measure(command, before) for _ in range(args.runs)))
             medians[name] = statistics.median(walls)
             print(f"{name:<40} {medians[name]:6.2f} s   peak RSS {max(peaks):6.0f} MiB")
-        ours = medians[f"pnp build, poker deck, {LARGE} cards"]
+        edit_one_event()
+        rewritten = subprocess.run(build + ["--out", str(warm_out)], cwd=ROOT,
+                                   capture_output=True, text=True, check=True).stdout.split()
+        print("one event edited rewrites:",
+              ", ".join(Path(w).name for w in rewritten if w.endswith(".pdf")) or "nothing")
+        ours = medians[f"poker deck, {LARGE} cards"]
         print(f"pnp on {LARGE} cards: {ours / medians[f'  plain Jinja -> cairosvg loop, {LARGE}']:.2f}"
               f" x the plain cairosvg loop, {ours / medians[f'  reportlab straight, {LARGE}']:.2f}"
               " x reportlab straight")
+        print("build --sheets all, default cold / -j 1 --no-cache: "
+              f"{medians['build --sheets all, default, cold'] / medians['build --sheets all, -j 1 --no-cache']:.2f} x")
+        print(f"poker {LARGE}, default / -j 1 --no-cache: "
+              f"{ours / medians[f'poker deck, {LARGE}, -j 1 --no-cache']:.2f} x")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from .assets import (
     resolve_asset,
 )
 from .bounded import SVG_MEMORY_BYTES, SVG_SECONDS, ArtRefused, render_svg_bounded
-from .findings import Findings, Location
+from .findings import Finding, Findings, Location, Severity
 
 RASTER_DPI = 300  # SVG art is drawn at this resolution for its printed size
 MIN_ART_DPI = 150  # below this, art prints visibly soft; 300 is print quality
@@ -86,19 +86,45 @@ def effective_dpi(width_px: int, height_px: int, width_mm: float, height_mm: flo
                   fit: str = "meet") -> float:
     """Pixels per inch of an image printed into a `width_mm` x `height_mm` box.
 
-    `fit` is the SVG preserveAspectRatio: "meet" (the default; the whole image shows, scaled
-    until one side fills the box), "slice" (the box is covered, the image cropped) or "none"
-    (stretched: the lower of the two resolutions counts).
+    `fit` is the SVG preserveAspectRatio, or its last word: "meet" (the default; the whole
+    image shows, scaled until one side fills the box), "slice" (the box is covered, the image
+    cropped) or "none" (stretched: the lower of the two resolutions counts).
     """
     if width_mm <= 0 or height_mm <= 0:
         raise ValueError("a printed size must be positive")
     across = width_px * MM_PER_INCH / width_mm
     down = height_px * MM_PER_INCH / height_mm
-    if fit == "meet":  # scaled by the smaller factor: the image's pixels spread the least
-        return max(across, down)
-    if fit in ("slice", "none"):
+    words = fit.split()
+    if words == ["none"] or (words and words[-1] == "slice"):
         return min(across, down)
+    if not words or words[-1] == "meet" or (len(words) == 1 and words[0].startswith("x")):
+        return max(across, down)  # scaled by the smaller factor: its pixels spread the least
     raise ValueError(f"fit must be meet, slice or none, not {fit!r}")
+
+
+def resolution_finding(data: bytes, printed_mm: tuple[float, float], where: Location, *,
+                       shown: str = "the art", subject: str = "", field: str = "",
+                       fit: str = "meet", min_dpi: float = MIN_ART_DPI) -> Finding | None:
+    """The art-resolution warning for raster `data` printed at `printed_mm`, or None.
+
+    For a template helper that knows the size an image prints at, e.g.
+    `image(path, x, y, width_mm, height_mm, fit)`; SVG (no pixels) never gets one.
+    """
+    size = image_size(data)
+    if size is None or data.lstrip()[:1] == b"<":
+        return None
+    _, width_px, height_px = size
+    width_mm, height_mm = printed_mm
+    dpi = effective_dpi(width_px, height_px, width_mm, height_mm, fit)
+    if dpi >= min_dpi:
+        return None
+    need_w = round(width_mm / MM_PER_INCH * min_dpi)
+    need_h = round(height_mm / MM_PER_INCH * min_dpi)
+    return Finding("art-resolution", Severity.WARNING, where,
+                   f"'{shown}' is {width_px} x {height_px} pixels: {dpi:.0f} dpi at its printed "
+                   f"size of {width_mm:g} x {height_mm:g} mm, below {min_dpi:g} dpi, so it will "
+                   "print blurred", subject=subject, field=field,
+                   hint=f"use art of at least {need_w} x {need_h} pixels")
 
 
 def check_art(relative: str, game_dir: Path, printed_mm: tuple[float, float], where: Location,
@@ -114,9 +140,9 @@ def check_art(relative: str, game_dir: Path, printed_mm: tuple[float, float], wh
     shown = repr(relative)[1:-1]
     shown = shown if len(shown) <= 60 else shown[:57] + "..."
 
-    def finding(rule: str, message: str, hint: str, warning: bool = False) -> None:
-        add = art.findings.warning if warning else art.findings.error
-        add(rule, where, f"'{shown}' {message}", subject=subject, field=field, hint=hint)
+    def finding(rule: str, message: str, hint: str) -> None:
+        art.findings.error(rule, where, f"'{shown}' {message}", subject=subject, field=field,
+                           hint=hint)
 
     path = resolve_asset(game_dir, relative, art.findings, where, subject=subject, field=field,
                          suffixes=ART_SUFFIXES)
@@ -147,13 +173,11 @@ def check_art(relative: str, game_dir: Path, printed_mm: tuple[float, float], wh
         finding("asset-refused", exc.message, exc.hint)
         return art
     art.path, art.data = path, data
-    if art.dpi is not None and art.dpi < min_dpi:
-        need_w = round(width_mm / MM_PER_INCH * min_dpi)
-        need_h = round(height_mm / MM_PER_INCH * min_dpi)
-        finding("art-resolution",
-                f"is {art.width_px} x {art.height_px} pixels: {art.dpi:.0f} dpi at its printed "
-                f"size of {width_mm:g} x {height_mm:g} mm, below {min_dpi:g} dpi, so it will "
-                "print blurred", f"use art of at least {need_w} x {need_h} pixels", warning=True)
+    if art.kind != "svg":
+        warning = resolution_finding(data, printed_mm, where, shown=shown, subject=subject,
+                                     field=field, fit=fit, min_dpi=min_dpi)
+        if warning is not None:
+            art.findings.add(warning)
     return art
 
 
@@ -213,4 +237,5 @@ def _read_no_follow(path: Path) -> bytes:
 
 
 __all__ = ["ART_SUFFIXES", "Art", "ArtRefused", "MIN_ART_DPI", "RASTER_DPI", "SVG_MEMORY_BYTES",
-           "SVG_SECONDS", "check_art", "effective_dpi", "render_svg_bounded"]
+           "SVG_SECONDS", "check_art", "effective_dpi", "render_svg_bounded",
+           "resolution_finding"]

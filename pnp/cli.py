@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__
+from . import __version__, quick
 from .errors import OutsideError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
@@ -25,8 +25,10 @@ from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calib
 from .printshop import SHOPS, shop_pngs
 from .sheets import Deck
 from .tts import export_deck
+from .parallel import default_jobs
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
-from .proof import PROOF_DIR, gallery_cards, record_faces, write_proof
+from .progress import Progress
+from .proof import MANIFEST, PROOF_DIR, gallery_cards, record_faces, write_proof
 from .scaffold import ScaffoldError, new_game
 from .schema import suggest
 from .units import PAPERS
@@ -70,6 +72,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="printer profile from printers/NAME.yaml ('pnp calibrate')")
     build.add_argument("--ink-saver", action="store_true",
                        help="leave out what the templates mark as decoration")
+    build.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                       help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
+    build.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="draw every PDF, even those whose inputs have not changed")
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
@@ -91,6 +97,24 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     proof.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    watch = commands.add_parser(
+        "watch", parents=[common], help="check and rebuild on every saved change",
+        description="Build, then watch content/ and templates/: on every saved change, print "
+                    "the findings and rebuild the PDFs that changed. Ctrl-C stops.")
+    watch.add_argument("--sheets", default="all",
+                       help="comma-separated sheet names, or 'all' (default)")
+    watch.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                       help="paper size (default: letter)")
+    watch.add_argument("--out", type=Path, default=None,
+                       help="output folder (default: output/ in the project)")
+    watch.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    watch.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                       help="draw PDFs in N processes (default: the CPU count)")
+    watch.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="draw every PDF on every change")
+    watch.add_argument("--proof", action="store_true",
+                       help="also write the proof gallery on every change")
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
@@ -132,6 +156,13 @@ def _parser() -> argparse.ArgumentParser:
                      help="project folder to write content/ and templates/ in (default: .)")
     new.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got "
+                                         f"{text!r}")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,9 +254,16 @@ def _summary(findings: Findings) -> str:
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 
+def _quick(args, command: str, **extra):
+    """The options and input key under which this run's answer is remembered (pnp.quick)."""
+    chosen = quick.options(command, args.root, args.game, args.paper, args.strict, **extra)
+    return chosen, quick.inputs_key(chosen)
+
+
 def cmd_check(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
+    remembered = _quick(args, "check", format=args.format)
     started = time.perf_counter()
     for name in names:
         findings.extend(check_game(project, name, args.paper).findings)
@@ -237,17 +275,22 @@ def cmd_check(args) -> int:
             "ok": not _failed(findings, args.strict),
             "findings": [f.as_dict() for f in findings.sorted()],
         }
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        stdout, stderr = json.dumps(report, indent=2, ensure_ascii=False) + "\n", ""
     else:
-        _print_findings(findings)
-        print(f"pnp check: {', '.join(names)}: {_summary(findings)} ({elapsed:.2f} s)",
-              file=sys.stderr)
-    return EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
+        stdout = ""
+        stderr = "".join(f"{finding.format()}\n" for finding in findings.sorted()) + \
+            f"pnp check: {', '.join(names)}: {_summary(findings)} ({{elapsed}} s)\n"
+    sys.stdout.write(stdout)
+    sys.stderr.write(stderr.replace("{elapsed}", f"{elapsed:.2f}"))
+    code = EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
+    quick.remember(*remembered, code, stdout, stderr)
+    return code
 
 
 def cmd_build(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
+    remembered = _quick(args, "build", sheets=args.sheets, out=args.out)
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
     options, problems = print_options(project, args)
@@ -278,16 +321,28 @@ def cmd_build(args) -> int:
     for checked, _ in plan:
         remove_stale_staging(out_dir / checked.name)
     started = time.perf_counter()
-    with staged_output() as staging:
+    jobs = args.jobs or default_jobs()
+    with staged_output() as staging, Progress("pnp build") as progress:
         written = [path for checked, decks in plan
-                   for path in build_game(checked, decks, out_dir, staging)]
+                   for path in build_game(checked, decks, out_dir, staging, jobs=jobs,
+                                          cache=args.cache, progress=progress.update)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
     elapsed = time.perf_counter() - started
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")
-    print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s",
-          file=sys.stderr)
+    total = sum(len(checked.outputs.get(sheet.name, [])) for checked, decks in plan
+                for sheet in decks)
+    unchanged = total - len(written)
+    print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s"
+          + (f"; {unchanged} unchanged" if unchanged else ""), file=sys.stderr)
+    if args.cache:
+        made = [out_dir / checked.name / output.file_name for checked, decks in plan
+                for sheet in decks for output in checked.outputs.get(sheet.name, [])]
+        made += [out_dir / checked.name / PROOF_DIR / MANIFEST for checked, _ in plan]
+        quick.remember(*remembered, EXIT_OK, "", "".join(
+            f"{finding.format()}\n" for finding in findings.sorted()) +
+            f"pnp build: 0 PDFs in {{elapsed}} s; {len(made) - len(plan)} unchanged\n", made)
     return EXIT_OK
 
 
@@ -460,6 +515,26 @@ def cmd_export(args) -> int:
     return EXIT_OK
 
 
+def cmd_watch(args) -> int:
+    from .watch import watch_project
+
+    proof_args = argparse.Namespace(**vars(args), card=None, png=False, changed=False,
+                                    dpi=150)
+
+    def rebuild() -> int:
+        try:
+            code = cmd_build(args)
+            if args.proof:
+                code = max(code, cmd_proof(proof_args))
+            return code
+        except UsageError as exc:
+            print(f"pnp: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+
+    _games(Project(args.root), args)  # no game at all is a usage error now, not each round
+    return watch_project(args.root, rebuild)
+
+
 COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "new": cmd_new,
-            "proof": cmd_proof, "layouts": cmd_layouts, "calibrate": cmd_calibrate,
-            "export": cmd_export}
+            "proof": cmd_proof, "watch": cmd_watch, "layouts": cmd_layouts,
+            "calibrate": cmd_calibrate, "export": cmd_export}

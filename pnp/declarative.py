@@ -32,6 +32,7 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from .content import load_document
 from .findings import NOWHERE, Finding, Findings, Location, Severity
+from .jinjacache import CachedCompiling
 from .rules import REGISTRY
 from .schema import INVALID, Where, located, suggest, validate
 
@@ -61,7 +62,7 @@ class DeclaredRule:
     where: Where = located()
 
 
-class _Sandbox(SandboxedEnvironment):
+class _Sandbox(CachedCompiling, SandboxedEnvironment):
     """Jinja's sandbox, also refusing huge repetitions and powers (memory and time bombs)."""
 
     intercepted_binops = frozenset({"*", "**"})

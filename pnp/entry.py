@@ -14,6 +14,12 @@ INTERRUPTED = 130
 
 def run(argv: list[str] | None = None) -> int:
     try:
+        from pnp.quick import answer
+
+        # Nothing changed since this very command last ran: its answer, without loading pnp.
+        code = answer(sys.argv[1:] if argv is None else argv)
+        if code is not None:
+            return code
         from pnp.cli import main
 
         code = main(argv)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -65,7 +65,7 @@ class Metrics:
         return -self.ttf.face.descent / 1000
 
     def width_mm(self, text: str, size_pt: float) -> float:
-        return self.ttf.stringWidth(text, size_pt) * 25.4 / 72
+        return _width_mm(self.face.role, text, size_pt)
 
     def missing(self, text: str) -> list[str]:
         """Characters the font cannot draw (they would print as empty boxes)."""
@@ -91,18 +91,10 @@ def require_fonts() -> None:
         metrics(role)
 
 
-def missing_glyphs(text: str, role: str = "body") -> list[str]:
-    """The characters of `text` that the font of `role` cannot draw, each once, sorted.
-
-    For every string that is printed outside a fitted text box (titles, attributions, notes,
-    sheet furniture): what is not in the font prints as an empty box.
-    """
-    return metrics(role).missing(text)
-
-
-def describe_glyphs(chars: list[str]) -> str:
-    """"'😀' (U+1F600)" for each character, joined: the wording of a glyph-missing finding."""
-    return ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
+@lru_cache(maxsize=65536)
+def _width_mm(role: str, text: str, size_pt: float) -> float:
+    """Text fitting measures the same words at the same sizes over and over: once is enough."""
+    return metrics(role).ttf.stringWidth(text, size_pt) * 25.4 / 72
 
 
 @cache

@@ -201,8 +201,7 @@ class _Loader:
             problem = check_asset_bytes(handle.read(MAX_ASSET_BYTES + 1))
         if problem:
             self.findings.error("image-refused", where, f"'{value}' {problem}",
-                                subject=subject, field=field_name,
-                                hint="export the art again as a plain PNG, JPEG or SVG")
+                                subject=subject, field=field_name)
 
 
 def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) -> Game | None:

@@ -12,6 +12,7 @@ This is the one place where millimetres become points, and y-down becomes PDF's 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
@@ -28,6 +29,7 @@ import cairosvg.parser
 import cairosvg.surface
 import pikepdf
 
+from .fasttext import draw_text
 from .fonts import use_bundled_fonts
 from .layout import Rect, Slot
 from .units import Size, mm_to_pt
@@ -159,6 +161,10 @@ class _PlacedSurface(cairosvg.surface.Surface):
         _apply(self.context, self._steps, self.device_units_per_user_units, self._clip_pt)
         super().set_context_size(width, height, viewbox, tree)
 
+    def draw(self, node):
+        if not draw_text(self, node):  # a plain line of text: one call, not one per glyph
+            super().draw(node)
+
 
 def _apply(context: cairo.Context, steps: tuple, unit: float = 1, clip_pt=None) -> None:
     """Apply ("page", PageTransform), ("clip", ...), ("translate", x_pt, y_pt),
@@ -237,6 +243,12 @@ def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
 
 def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
     """Draw the pages with cairo, then add page boxes and print settings with pikepdf."""
+    return _finish_document(draw_pages(pages), pages, info)
+
+
+def draw_pages(pages: list[PagePlan]) -> bytes:
+    """The pages drawn by cairo: a PDF still without page boxes, print settings or metadata
+    (`finish_document` adds them, once the parts of a large document are joined)."""
     use_bundled_fonts()
     # cairo writes to a scratch file by itself rather than through a Python callback: a
     # Ctrl-C or SIGTERM arriving inside such a callback would be swallowed by cffi with a
@@ -270,7 +282,7 @@ def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
             page_context.show_page()
         surface.finish()
         data = raw.read_bytes()
-    return _finish_document(_drop_repeated_xobjects(data), pages, info)
+    return _drop_repeated_xobjects(data)
 
 
 def _shared_faces(pages: list[PagePlan]) -> dict[str, cairo.RecordingSurface]:
@@ -344,6 +356,22 @@ def _clamped(rect: Rect, paper: Size) -> Rect:
     x0, y0 = max(rect.x_mm, 0), max(rect.y_mm, 0)
     x1, y1 = min(rect.right_mm, paper.width_mm), min(rect.bottom_mm, paper.height_mm)
     return Rect(x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
+
+
+def finish_document(parts: list[bytes], pages: list[PagePlan], info: DocumentInfo) -> bytes:
+    """The parts of one large document, drawn apart (`draw_pages`), joined in order and
+    finished like any other."""
+    if len(parts) == 1:
+        return _finish_document(parts[0], pages, info)
+    with contextlib.ExitStack() as stack:
+        whole = stack.enter_context(pikepdf.open(io.BytesIO(parts[0])))
+        for part in parts[1:]:
+            whole.pages.extend(stack.enter_context(pikepdf.open(io.BytesIO(part))).pages)
+        for key in list(whole.docinfo.keys()):  # cairo's Info holds the time it ran
+            del whole.docinfo[key]
+        joined = io.BytesIO()
+        whole.save(joined, deterministic_id=True)  # its /ID[0] is kept by the final save
+    return _finish_document(joined.getvalue(), pages, info)
 
 
 def _finish_document(data: bytes, pages: list[PagePlan], info: DocumentInfo) -> bytes:

@@ -17,8 +17,9 @@ from .findings import Findings, Location, display_path
 from .fonts import metrics
 from .layout import PrintOptions
 from .model import GAME_FILE, Game, load_game
+from .cache import BuildCache, output_key
 from .output import Staging
-from .pdf import render_pdf
+from .parallel import Job, Progress, render_all
 from .plugins import available, load_plugin
 from .render import Renderer
 from .rules import run_rules
@@ -139,15 +140,32 @@ def select_sheets(checked: CheckedGame, wanted: list[str] | None
     return [by_name[n] for n in wanted if n in by_name], [n for n in wanted if n not in by_name]
 
 
-def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path,
-               staging: Staging) -> list[Path]:
-    """Write the chosen sheets of a checked, error-free game as staged PDFs."""
-    written = []
+def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging: Staging,
+               *, jobs: int = 1, cache: bool = True, progress: Progress | None = None
+               ) -> list[Path]:
+    """Stage the chosen sheets of a checked, error-free game as PDFs, drawn by `jobs`
+    processes; with `cache`, a PDF whose inputs have not changed is left as it is.
+    Returns the PDFs written."""
+    folder = out_dir / checked.name
+    record = BuildCache(folder) if cache else None
+    wanted, keys = [], []
     for sheet in sheets:
         for output in checked.outputs.get(sheet.name, []):
-            destination = out_dir / checked.name / output.file_name
-            staging.write(destination, render_pdf(output.plans, output.document))
-            written.append(destination)
+            key = output_key(output.plans, output.document) if record else ""
+            if record and record.fresh(output.file_name, key):
+                continue
+            wanted.append(output)
+            keys.append(key)
+    drawn = render_all([Job(o.file_name, o.plans, o.document) for o in wanted], jobs, progress)
+    written = []
+    for output, key, data in zip(wanted, keys, drawn):
+        destination = folder / output.file_name
+        staging.write(destination, data)
+        written.append(destination)
+        if record:
+            record.record(output.file_name, key, data)
+    if record and written:
+        staging.write(record.path, record.to_bytes())
     return written
 
 

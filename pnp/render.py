@@ -22,8 +22,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from .art import resolution_finding
+from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
+from .jinjacache import CachedCompiling
 from .textfit import TOKEN, fit_text, tokens_in, wrap
 from .units import MM_PER_INCH, Size
 
@@ -73,6 +76,10 @@ class _MemoryBytecodeCache(jinja2.BytecodeCache):
 _COMPILED = _MemoryBytecodeCache()
 
 
+class _Environment(CachedCompiling, jinja2.Environment):
+    """Jinja, with compiled templates kept between runs (pnp.jinjacache)."""
+
+
 class _TemplateLoader(jinja2.FileSystemLoader):
     """Finds templates on disk but names them as the user sees them (templates/x/y.svg.j2).
 
@@ -90,7 +97,7 @@ class Renderer:
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
                  globals_: dict[str, Any], art_folder: Path | None = None):
-        self.env = jinja2.Environment(
+        self.env = _Environment(
             loader=_TemplateLoader([str(d) for d in template_dirs]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -123,6 +130,8 @@ class Renderer:
         self._safe = (expect, getattr(deck, "safe_mm", 0)) if expect is not None else None
         try:
             svg = self.env.get_template(template).render(card=item, **context)
+        except OutsideError:  # the machine failed (a font, the disk), not the template
+            raise
         except Exception as exc:  # a template bug, or model code a template called, failed
             where = self._template_location(template, exc)
             detail = exc.message if isinstance(exc, jinja2.TemplateError) else exc
@@ -204,21 +213,34 @@ class Renderer:
                 best, score = number, ratio
         return Location(filename, best, 1) if best else Location(filename)
 
-    def image(self, path: str, x_mm: float, y_mm: float, width_mm: float, height_mm: float,
-              fit: str = "xMidYMid meet") -> Markup:
-        """Draw art from the game folder (checked by the model stage) as an embedded image."""
+    def image(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
+              fit: str = "meet") -> Markup:
+        """Draw the art named by `card.<field>` (an `image` field, checked by the model stage)
+        into the box (x, y, width, height in mm), embedded in the face. Raster art too coarse
+        for the box it prints in is a warning on the card, with its effective dpi."""
         if self.art_folder is None:
             raise ValueError("this game has no art folder")
-        file = (self.art_folder / str(path)).resolve()
+        path = str(getattr(card, field))
+        file = (self.art_folder / path).resolve()
         if not file.is_relative_to(self.art_folder.resolve()):
             raise ValueError(f"'{path}' is outside the game folder")
         data = file.read_bytes()
+        x, y, width, height = box_mm
+        where = card.where.of(field) if hasattr(card, "where") else None
+        if where is not None:
+            finding = resolution_finding(data, (width, height), where, shown=path,
+                                         subject=getattr(card, "label", ""), field=field,
+                                         fit=fit)
+            if finding is not None and (where, finding.message) not in self._broken:
+                self._broken.add((where, finding.message))
+                self.findings.add(finding)
         kind = next((t for magic, t in _IMAGE_TYPES.items() if data.startswith(magic)),
                     "image/svg+xml")
         encoded = base64.b64encode(data).decode("ascii")
-        return Markup(f'<image x="{_number(x_mm)}" y="{_number(y_mm)}" '
-                      f'width="{_number(width_mm)}" height="{_number(height_mm)}" '
-                      f'preserveAspectRatio="{escape(fit)}" href="data:{kind};base64,{encoded}"/>')
+        aspect = "xMidYMid slice" if fit == "slice" else "xMidYMid meet"
+        return Markup(f'<image x="{_number(x)}" y="{_number(y)}" width="{_number(width)}" '
+                      f'height="{_number(height)}" preserveAspectRatio="{aspect}" '
+                      f'href="data:{kind};base64,{encoded}"/>')
 
     def _template_location(self, template: str, exc: Exception) -> Location:
         """The template file and line where rendering failed, as precisely as Jinja knows."""

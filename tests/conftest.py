@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,9 @@ from pnp.cli import main
 from pnp.units import pt_to_mm
 
 REPO = Path(__file__).resolve().parent.parent
+# Builds run in-process here unless a test asks for workers (-j 2): forking the test runner for
+# every small build only slows the suite down.
+os.environ.setdefault("PNP_JOBS", "1")
 
 
 @dataclass
@@ -25,16 +29,29 @@ class Result:
         return [line for line in self.err.splitlines() if line.strip()]
 
 
+PROJECT_GAME = "downturn"  # the game the shared `project` fixture carries
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
-    """A copy of the shipped content and templates in a temporary folder, which is the cwd.
+    """A copy of Downturn's content and of every template in a temporary folder, the cwd.
 
-    Findings then print paths such as content/downturn/events.yaml, as for a user.
+    Findings then print paths such as content/downturn/events.yaml, as for a user. The other
+    shipped games are left out: the tests using this fixture are about Downturn and pnp itself,
+    and every `pnp check` they run would otherwise check (and draw) every game. Each kit has
+    its own module of tests; `add_game` copies a game in where a test needs it.
     """
-    for folder in ("content", "templates"):
-        shutil.copytree(REPO / folder, tmp_path / folder)
+    shutil.copytree(REPO / "templates", tmp_path / "templates")
+    add_game(tmp_path, PROJECT_GAME)
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+def add_game(project: Path, game: str) -> None:
+    """Copy one shipped game's content folder into a test project (once)."""
+    target = project / "content" / game
+    if not target.exists():
+        shutil.copytree(REPO / "content" / game, target)
 
 
 @pytest.fixture

@@ -31,11 +31,13 @@ import pnp.bounded
 import pnp.fonts
 import pnp.output
 import pnp.pipeline
-from pnp.art import ArtRefused, check_art, effective_dpi, render_svg_bounded
+from pnp.art import ArtRefused, check_art, effective_dpi, render_svg_bounded, resolution_finding
 from pnp.assets import image_size
 from pnp.cli import main
 from pnp.findings import MAX_WORD, Finding, Location, Severity
 from pnp.output import OLD_PREFIX, STAGING_PREFIX
+
+from conftest import add_game
 
 REPO = Path(__file__).resolve().parent.parent
 FAULTS = Path(__file__).parent / "data" / "faults"
@@ -51,8 +53,8 @@ ROOT = os.geteuid() == 0
 def baseline(tmp_path_factory) -> Path:
     """A project built once (events and banks), its title since changed so a rebuild differs."""
     root = tmp_path_factory.mktemp("faults")
-    for folder in ("content", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
+    shutil.copytree(REPO / "templates", root / "templates")
+    add_game(root, "downturn")  # Downturn's sheets only: the other games' proofs would not fit
     assert main(["build", "--root", str(root), *SHEETS]) == 0
     game = root / "content/downturn/game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace(
@@ -596,6 +598,29 @@ def test_effective_dpi_of_art_at_its_printed_size():
         effective_dpi(1, 1, 0, 10)
 
 
+def test_a_template_helper_gets_the_resolution_warning_for_the_size_it_draws(game):
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 600), "white").save(buffer, "PNG")
+    data = buffer.getvalue()
+    where = Location("templates/g/card.svg.j2", 5, 1)
+    box = (63.5, 63.5)  # 2.5 in: 120 dpi across, 240 dpi down
+    assert resolution_finding(data, box, where, fit="xMidYMid meet") is None  # shown at 240 dpi
+    warning = resolution_finding(data, box, where, shown="art/x.png", fit="xMidYMid slice")
+    assert warning.format() == (
+        "templates/g/card.svg.j2:5:1: warning: 'art/x.png' is 300 x 600 pixels: 120 dpi at its "
+        "printed size of 63.5 x 63.5 mm, below 150 dpi, so it will print blurred; use art of at "
+        "least 375 x 375 pixels (rule art-resolution)")
+    coarse = resolution_finding(data, (127, 127), where, fit="none")  # 60 dpi across
+    assert coarse is not None and "60 dpi" in coarse.message
+    assert "at least 750 x 750 pixels" in coarse.hint
+    svg = f'<svg {SVG_NS} width="1" height="1"/>'.encode()
+    assert resolution_finding(svg, (500, 500), where) is None  # vectors have no pixels
+
+
 def test_art_too_coarse_for_its_size_is_a_warning_naming_its_dpi(game):
     import io
 
@@ -788,13 +813,3 @@ def test_a_template_mistake_is_a_check_finding_naming_the_template(project, run,
     build = run("build", *SHEETS)
     assert build.code == 1 and "internal error" not in build.err, build.err
     assert_untouched(project, built)
-# -- every printed character -----------------------------------------------------------------------
-
-def test_missing_glyphs_names_what_a_font_cannot_print():
-    from pnp.fonts import FACES, describe_glyphs, missing_glyphs
-
-    assert missing_glyphs("Downturn \U0001F600 © 2009 · Jack Neal", "title") == ["\U0001F600"]
-    for role in FACES:
-        assert missing_glyphs("Credit Swap: Stability -1.", role) == []
-        assert missing_glyphs("漢字 ☃", role) == sorted("漢字☃")
-    assert describe_glyphs(["\U0001F600"]) == "'\U0001F600' (U+1F600)"

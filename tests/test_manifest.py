@@ -95,6 +95,23 @@ def test_a_whole_page_sheet_is_its_copies_at_the_paper_size(built, paper):
             assert "Mortgages (M)" in text  # its columns come from the suits table
 
 
+@pytest.mark.parametrize(("pixels", "warned"), [(40, True), (240, False)])
+def test_raster_art_too_coarse_for_its_box_is_a_warning_with_its_dpi(debtors, run, pixels,
+                                                                      warned):
+    from PIL import Image
+
+    Image.new("RGB", (pixels, pixels), "#c9a227").save(GAME / "coin.png")
+    edit(GAME / "aid.yaml", "art: coin.svg", "art: coin.png")
+    result = run("check")
+    assert result.code == 0, result.err
+    warnings = [line for line in result.lines if "(rule art-resolution)" in line]
+    if warned:  # 40 px across the 20 mm box is 51 dpi
+        assert len(warnings) == 1 and warnings[0].startswith(f"{GAME.as_posix()}/aid.yaml:2:")
+        assert "51 dpi" in warnings[0] and "at least 118 x 118 pixels" in warnings[0]
+    else:  # 240 px is 305 dpi
+        assert warnings == []
+
+
 def test_the_game_checks_clean_and_lists_its_sheets(debtors, run):
     assert run("check").code == 0
     listed = run("list").out

@@ -11,6 +11,10 @@ A mistake file is YAML:
     rule: bank-max-shares                  # the one rule id the check must report
     line: "max_shares: 1"                  # the last line holding this text, or a line number
                                            # (0: the finding is about the whole file)
+
+A mistake in a game's content folder is checked with `--game` that game only (the other games'
+content is untouched, so it cannot add findings); any other file is checked over the project's
+games.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import jsonschema
 import pytest
 import yaml
 
-from conftest import REPO, edit
+from conftest import REPO, add_game, edit
 
 MISTAKES = Path(__file__).parent / "data" / "mistakes"
 SCHEMA = json.loads((REPO / "docs" / "findings.schema.json").read_text(encoding="utf-8"))
@@ -40,6 +44,12 @@ def apply_mistake(project: Path, case: dict) -> Path:
         if "then_replace" in case:
             edit(target, case["then_replace"], case["then_with"])
     return target
+
+
+def games_checked(case: dict) -> list[str]:
+    """`--game NAME` for a mistake inside content/NAME/, nothing (every game) otherwise."""
+    parts = Path(case["file"]).parts
+    return ["--game", parts[1]] if len(parts) > 2 and parts[0] == "content" else []
 
 
 def expected_line(target: Path, line) -> int:
@@ -61,9 +71,12 @@ def test_there_are_at_least_twenty_distinct_mistakes():
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_mistake_yields_exactly_its_rule_at_its_line(path, project, run):
     case = yaml.safe_load(path.read_text(encoding="utf-8"))
+    games = games_checked(case)
+    if games:
+        add_game(project, games[1])
     target = apply_mistake(project, case)
     line = expected_line(target, case["line"])
-    result = run("check", "--format", "json", "--strict")
+    result = run("check", "--format", "json", "--strict", *games)
     report = json.loads(result.out)
     jsonschema.validate(report, SCHEMA)
     findings = report["findings"]

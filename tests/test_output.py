@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 
 import pnp.cli
-import pnp.pipeline
+import pnp.parallel
 from pnp.cli import main
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
+
+from conftest import add_game
 
 REPO = Path(__file__).resolve().parent.parent
 SHEETS = ("--sheets", "events,banks")
@@ -71,8 +73,8 @@ def _retitle(project: Path) -> None:
 def baseline(tmp_path_factory) -> Path:
     """A project with a good earlier build, its content since changed; built once per module."""
     root = tmp_path_factory.mktemp("baseline")
-    for folder in ("content", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
+    shutil.copytree(REPO / "templates", root / "templates")
+    add_game(root, "downturn")  # these tests are about Downturn's sheets
     assert main(["build", "--root", str(root), *SHEETS]) == 0
     _retitle(root)
     return root
@@ -158,7 +160,7 @@ def test_sigkill_leaves_earlier_pdfs_and_the_next_build_cleans_up(project, built
 
 def test_an_error_midway_leaves_earlier_pdfs_and_no_staging_files(project, built, run,
                                                                    monkeypatch):
-    real = pnp.pipeline.render_pdf
+    real = pnp.parallel.draw_pages
     calls = []
 
     def fail_second(*args, **kwargs):
@@ -167,11 +169,11 @@ def test_an_error_midway_leaves_earlier_pdfs_and_no_staging_files(project, built
             raise RuntimeError("disk on fire")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pnp.pipeline, "render_pdf", fail_second)
-    result = run("build", *SHEETS)
+    monkeypatch.setattr(pnp.parallel, "draw_pages", fail_second)
+    result = run("build", *SHEETS, "-j", "1")
     assert result.code == 1
     assert result.lines[-1].startswith("pnp: internal error: RuntimeError: disk on fire")
-    assert len(calls) == 2  # the first PDF was staged before the failure
+    assert len(calls) == 2  # the first PDF was drawn before the failure
     assert _snapshot(project / OUT) == built
     assert _staging_files(project) == []
 

@@ -1,0 +1,128 @@
+"""Build cache: a PDF's inputs in; whether the PDF on disk is already what they would make out.
+
+A PDF is a pure function of its page plans (every face's SVG as rendered, so the items' data,
+the templates, the layout and the paper are all in it), its metadata, the bundled fonts, the
+code that draws it (pnp's version and the source of its drawing modules, cairo's, cairosvg's
+and pikepdf's versions) and SOURCE_DATE_EPOCH. The cache key is a SHA-256 over all of them.
+
+The record lives in the game's output folder (`.pnp-cache/build.json`): for each PDF, its key and
+the SHA-256 of the bytes written. A PDF is reused only when both match, so a PDF edited, lost
+or replaced by hand is rebuilt. The record is staged and renamed into place together with the
+PDFs it describes, so an interrupted build leaves the old record beside the old PDFs and a
+killed one leaves a record that is still true of every file it names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from functools import cache
+from pathlib import Path
+
+from . import __version__
+
+CACHE_FILE = ".pnp-cache/build.json"
+FORMAT = 1
+# Modules whose source decides how plans become PDF bytes: an edit to any is a new key.
+_DRAWING_MODULES = ("pdf.py", "fasttext.py", "fonts.py", "parallel.py")
+
+
+@cache
+def _toolchain() -> bytes:
+    """What the drawing code is: pnp's version, its drawing modules, the libraries' versions
+    and the bundled fonts' bytes (fonts are re-read only by a new process)."""
+    import cairocffi
+    import cairosvg
+    import pikepdf
+
+    digest = hashlib.sha256()
+    digest.update(f"pnp {__version__} cache {FORMAT}\0".encode())
+    digest.update(f"cairo {cairocffi.cairo_version_string()} cairocffi {cairocffi.VERSION} "
+                  f"cairosvg {cairosvg.__version__} pikepdf {pikepdf.__version__} "
+                  f"qpdf {pikepdf.__libqpdf_version__}\0".encode())
+    here = Path(__file__).parent
+    for name in _DRAWING_MODULES:
+        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
+    return digest.digest()
+
+
+def _fonts() -> bytes:
+    from .fonts import FACES, font_dir
+
+    digest = hashlib.sha256()
+    for face in sorted(FACES.values(), key=lambda f: f.role):
+        path = font_dir() / face.file
+        digest.update(f"{face.role} {face.family} {face.weight} {face.file}\0".encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.digest()
+
+
+def output_key(plans, document) -> str:
+    """The key of one PDF: everything its bytes depend on."""
+    digest = hashlib.sha256(_toolchain())
+    digest.update(_fonts())
+    digest.update(f"SOURCE_DATE_EPOCH={os.environ.get('SOURCE_DATE_EPOCH', '').strip()}\0"
+                  .encode())
+    _update(digest, document)
+    for plan in plans:
+        _update(digest, plan)
+    return digest.hexdigest()
+
+
+def _update(digest, value) -> None:
+    """Every field of a plan, placement or document, whatever fields they gain later: text
+    as it is (faces are long), anything else by its repr."""
+    if isinstance(value, str):
+        digest.update(b"s%d:" % len(value) + value.encode("utf-8", "surrogatepass"))
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        digest.update(f"<{type(value).__qualname__}".encode())
+        for item in dataclasses.fields(value):
+            digest.update(f" {item.name}=".encode())
+            _update(digest, getattr(value, item.name))
+        digest.update(b">")
+    elif isinstance(value, (tuple, list)):
+        digest.update(b"[")
+        for item in value:
+            _update(digest, item)
+        digest.update(b"]")
+    else:
+        digest.update(repr(value).encode())
+
+
+def file_digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class BuildCache:
+    """The cache record of one game's output folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / CACHE_FILE
+        self.entries: dict[str, dict[str, str]] = {}
+        try:
+            record = json.loads(self.path.read_text(encoding="utf-8"))
+            if record.get("format") == FORMAT and isinstance(record.get("files"), dict):
+                self.entries = {name: entry for name, entry in record["files"].items()
+                                if isinstance(entry, dict)}
+        except (OSError, ValueError, AttributeError):
+            self.entries = {}  # no record, or an unreadable one: everything is rebuilt
+
+    def fresh(self, file_name: str, key: str) -> bool:
+        """Whether the PDF on disk is exactly what `key` would make."""
+        entry = self.entries.get(file_name)
+        if not entry or entry.get("key") != key:
+            return False
+        return file_digest(self.folder / file_name) == entry.get("sha256")
+
+    def record(self, file_name: str, key: str, data: bytes) -> None:
+        self.entries[file_name] = {"key": key, "sha256": hashlib.sha256(data).hexdigest()}
+
+    def to_bytes(self) -> bytes:
+        files = {name: self.entries[name] for name in sorted(self.entries)}
+        return (json.dumps({"format": FORMAT, "files": files}, indent=1) + "\n").encode()

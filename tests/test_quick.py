@@ -1,0 +1,83 @@
+"""Quick answers: an unchanged check or build is answered without loading pnp, and any change to
+what it reads (content, a template, the options) runs pnp again."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp import quick
+
+CHECK = ["check", "--game", "downturn"]
+
+
+def test_an_unchanged_check_is_answered_from_its_record(project, run, capsys):
+    first = run(*CHECK)
+    assert first.code == 0, first.err
+    assert quick.answer(CHECK) == 0
+    replay = capsys.readouterr()
+    assert "pnp check: downturn: 0 errors, 0 warnings" in replay.err
+    assert quick.answer(CHECK + ["--strict"]) is None  # other options: not this answer
+    assert quick.answer(["list"]) is None
+
+
+def test_a_content_edit_is_never_answered_from_the_record(project, run, capsys):
+    assert run(*CHECK).code == 0
+    events = project / "content/downturn/events.yaml"
+    text = events.read_text(encoding="utf-8")
+    assert "invest: {green: 2}" in text
+    events.write_text(text.replace("invest: {green: 2}", "invest: {purple: 2}", 1),
+                      encoding="utf-8")
+    assert quick.answer(CHECK) is None
+    broken = run(*CHECK)
+    assert broken.code == 1 and "purple" in broken.err
+    assert quick.answer(CHECK) == 1  # the failing answer is remembered too ...
+    assert "purple" in capsys.readouterr().err
+    events.write_text(text, encoding="utf-8")  # ... until the fix
+    assert quick.answer(CHECK) is None
+
+
+def test_a_template_edit_is_never_answered_from_the_record(project, run):
+    assert run(*CHECK).code == 0
+    template = next((project / "templates").rglob("*.svg.j2"))
+    template.write_text(template.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert quick.answer(CHECK) is None
+
+
+def test_a_build_is_answered_only_while_its_pdfs_are_intact(project, run, capsys):
+    build = ["build", "--game", "downturn", "--sheets", "banks"]
+    assert run(*build).code == 0
+    assert quick.answer(build) == 0
+    assert "0 PDFs" in capsys.readouterr().err
+    assert quick.answer(build + ["--paper", "a4"]) is None
+    (project / "output/downturn/banks-letter.pdf").write_bytes(b"not a pdf")
+    assert quick.answer(build) is None
+
+
+def test_compiled_jinja_is_kept_between_runs_and_keyed_by_its_source(tmp_path, monkeypatch):
+    import jinja2
+
+    from pnp import jinjacache
+
+    class Env(jinjacache.CachedCompiling, jinja2.Environment):
+        pass
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
+    jinjacache.folder.cache_clear()
+    try:
+        assert Env().from_string("{{ a + 1 }}").render(a=1) == "2"
+        assert Env().compile_expression("a * 2")(a=4) == 8
+        assert len(list(tmp_path.rglob("*.code"))) == 2
+
+        def no_compiling(*args, **kwargs):
+            raise AssertionError("compiled again")
+
+        monkeypatch.setattr(jinja2.Environment, "_compile", no_compiling)
+        fresh = Env()  # as in a new process: the code comes from the cache folder
+        assert fresh.from_string("{{ a + 1 }}").render(a=2) == "3"
+        assert fresh.compile_expression("a * 2")(a=5) == 10
+        with pytest.raises(AssertionError, match="compiled again"):
+            fresh.from_string("{{ a + 2 }}")  # other source, other code
+        with pytest.raises(AssertionError, match="compiled again"):
+            Env(trim_blocks=True).from_string("{{ a + 1 }}")  # other options too
+    finally:
+        jinjacache.folder.cache_clear()
