@@ -608,10 +608,11 @@ def text_width_mm(text: str, role: str, size_mm: float) -> float:
 
 
 RULER_THICKNESS_MM = 5.0
-NOTE_THICKNESS_MM = 5.2
+NOTE_THICKNESS_MM = 5.0
 LINE_THICKNESS_MM = 2.8
 CREDIT_LENGTH_MM = 50  # the licence line shrinks to fit, down to a size still legible
 FOOTER_LENGTH_MM = 58
+NOTE_MAX_MM = 58  # a longer note line is set smaller, so the note fits between two cut lines
 
 # Where each piece of furniture prefers to go, best first.
 _SIDES = {
@@ -627,7 +628,7 @@ def furniture_sizes(notes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
     note_mm = max([text_width_mm(notes[0], "bold", NOTE_PT["bold"])] +
                   [text_width_mm(n, "body", NOTE_PT["body"]) for n in notes[1:]]) + 2
     return {"ruler": (RULER_MM + 2, RULER_THICKNESS_MM),
-            "note": (note_mm, NOTE_THICKNESS_MM),
+            "note": (min(note_mm, NOTE_MAX_MM), NOTE_THICKNESS_MM),
             "footer": (FOOTER_LENGTH_MM, LINE_THICKNESS_MM),
             "credit": (CREDIT_LENGTH_MM, LINE_THICKNESS_MM)}
 

@@ -75,6 +75,7 @@ class PagePlan:
     bleed: Rect | None = None  # the PDF BleedBox; the TrimBox when None
     side: str = "front"  # front, back or fold
     transform: PageTransform | None = None
+    notices: tuple[str, ...] = ()  # what imposition had to change, for `pnp build` to say
 
 
 _ROOT = re.compile(r"<svg\b[^>]*>", re.S)
