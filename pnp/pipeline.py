@@ -9,6 +9,7 @@ rendered, and a template mistake is a located finding from check, never a crash 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,6 +152,8 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
     wanted, keys = [], []
     for sheet in sheets:
         for output in checked.outputs.get(sheet.name, []):
+            for notice in output.plans[0].notices if output.plans else ():
+                print(f"pnp build: {output.file_name}: note: {notice}", file=sys.stderr)
             key = output_key(output.plans, output.document) if record else ""
             if record and record.fresh(output.file_name, key):
                 continue

@@ -103,9 +103,6 @@ class Deck:
                            subject=f"deck {self.name}", hint="make the piece smaller, or "
                            "declare it as a board, which is tiled over the paper")
             return []
-        for notice in pages[0].notices:
-            findings.warning("layout-furniture-moved", self.where.of("size"), notice,
-                             subject=f"deck {self.name}")
         sheets = max(page.number for page in pages)
         ink = save_ink if options.ink_saver else (lambda svg: svg)
         plans = []
@@ -121,7 +118,7 @@ class Deck:
                                               self.backs)[slot.index].svg))
                 for slot in page.slots))
             plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements,
-                                  bleed=page.bleed, side=page.side))
+                                  bleed=page.bleed, side=page.side, notices=page.notices))
         document = document_info(renderer.info, self.title, paper_label(paper), layout.duplex)
         name = sheet_file_name(self.name, paper, options.layout, layout, options.ink_saver)
         return [Output(name, apply_printer(plans, options.printer), document)]
