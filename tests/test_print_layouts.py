@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from conftest import crop_marks, edit
+from conftest import add_game, crop_marks, edit
 from pdfread import page_boxes, top_down, viewer_preferences
 from pnp.units import PAPERS, pt_to_mm
 
@@ -327,3 +327,20 @@ def test_calibrate_refuses_half_a_scale_reading(project, run):
     assert result.code == 2
     assert "give both --left-x and --right-x" in result.err
     assert not (project / "printers").exists()
+
+
+def test_build_says_when_a_sheet_gives_up_room_for_the_ruler_and_notes(project, run):
+    """18 mm tokens fill Letter to within its margins: a sheet holds a row fewer so the ruler
+    and notes fit, and build says so; check stays clean, as nothing is wrong with the game."""
+    add_game(project, "banking")
+    with (project / "content" / "banking" / "tokens.csv").open("a", encoding="utf-8") as csv:
+        csv.write("credit,1,300\n")
+    assert "0 warnings" in run("check", "--game", "banking").err
+    result = run("build", "--game", "banking", "--sheets", "tokens")
+    assert result.code == 0, result.err
+    assert ("pnp build: tokens-letter.pdf: note: the ruler and print notes do not fit the "
+            "margins of a full sheet of 18 x 18 mm pieces; each sheet holds 143 instead of 154"
+            in result.err)
+    with pdfplumber.open(project / "output" / "banking" / "tokens-letter.pdf") as pdf:
+        text = "".join(pdf.pages[0].extract_text().split())
+    assert "50mm:measuretochecktheprintscale" in text and "Printat100%" in text
