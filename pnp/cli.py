@@ -413,20 +413,23 @@ See docs/your-own-game.md for a walk-through.""")
 def print_options(project: Project, args) -> tuple[PrintOptions, Findings]:
     """The layout (built-in or the project's), the printer profile and the ink-saver switch
     asked for, and findings for a project layouts file or printer profile with problems."""
+    # `pnp watch` builds with its own arguments, which name no layout or printer.
+    layout = getattr(args, "layout", "home")
+    printer_name = getattr(args, "printer", None)
     own = project.root / PROJECT_LAYOUTS
     layouts, findings = load_layouts(project.root, display_path(own, Path.cwd())
                                      if own.is_file() else PROJECT_LAYOUTS)
     if findings.errors:
         return PrintOptions(), findings
-    if args.layout not in layouts:
-        raise UsageError(f"no layout named '{args.layout}'; " + (
-            suggest(args.layout, layouts) or f"layouts: {', '.join(layouts)}"))
+    if layout not in layouts:
+        raise UsageError(f"no layout named '{layout}'; " + (
+            suggest(layout, layouts) or f"layouts: {', '.join(layouts)}"))
     printer = None
-    if args.printer:
-        printer, problems = load_profile(project.root, args.printer, display_path(
-            project.root / PRINTERS_DIR / f"{args.printer}.yaml", Path.cwd()))
+    if printer_name:
+        printer, problems = load_profile(project.root, printer_name, display_path(
+            project.root / PRINTERS_DIR / f"{printer_name}.yaml", Path.cwd()))
         findings.extend(problems)
-    return PrintOptions(args.layout, layouts, printer, args.ink_saver), findings
+    return PrintOptions(layout, layouts, printer, getattr(args, "ink_saver", False)), findings
 
 
 def cmd_layouts(args) -> int:
