@@ -429,7 +429,8 @@ def print_options(project: Project, args) -> tuple[PrintOptions, Findings]:
         printer, problems = load_profile(project.root, printer_name, display_path(
             project.root / PRINTERS_DIR / f"{printer_name}.yaml", Path.cwd()))
         findings.extend(problems)
-    return PrintOptions(layout, layouts, printer, getattr(args, "ink_saver", False)), findings
+    own_layouts = layouts if own.is_file() else None  # None: the built-in ones, looked up late
+    return PrintOptions(layout, own_layouts, printer, getattr(args, "ink_saver", False)), findings
 
 
 def cmd_layouts(args) -> int:

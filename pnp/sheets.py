@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from .findings import Findings
 from .inksaver import save_ink
-from .layout import PrintOptions, Rect, impose, sheet_file_name
+from .layout import PrintOptions, Rect, builtin_layouts, impose, sheet_file_name
 from .pdf import DocumentInfo, PagePlan, Placement
 from .printers import apply_printer
 from .render import Face, Renderer
@@ -89,7 +89,7 @@ class Deck:
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:
         options = options or PrintOptions()
-        layout = options.sheet_layout()
+        layout = (options.layouts or builtin_layouts())[options.layout]
         if self.back is None:
             layout = replace(layout, duplex="none", backs="none")
         try:
