@@ -27,8 +27,11 @@ from .sheets import Deck
 from .tts import export_deck
 from .parallel import default_jobs
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
+from .diff import compare, summary, write_visual_diff
+from .history import NoBaseline, baseline, git_head, record_build, snapshot_of
 from .progress import Progress
 from .proof import MANIFEST, PROOF_DIR, gallery_cards, record_faces, write_proof
+from .reprint import write_reprint
 from .scaffold import ScaffoldError, new_game
 from .schema import suggest
 from .units import PAPERS
@@ -76,6 +79,11 @@ def _parser() -> argparse.ArgumentParser:
                        help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
     build.add_argument("--no-cache", dest="cache", action="store_false",
                        help="draw every PDF, even those whose inputs have not changed")
+    build.add_argument("--reprint", action="store_true",
+                       help="also write reprint-<paper>.pdf: only the cards changed since the "
+                            "last build, with their backs and a list of what to pull")
+    build.add_argument("--since", metavar="BUILD|GIT-REF",
+                       help="with --reprint: compare with this build number or git commit")
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
@@ -97,6 +105,19 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     proof.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    diff = commands.add_parser(
+        "diff", parents=[common], help="what changed since the last build, card by card",
+        description="List the cards added, removed or changed (by field) since the last build "
+                    "or a git commit, and write a visual proof of them: "
+                    "output/<game>/proof/diff.html and diff.pdf.")
+    diff.add_argument("--since", metavar="BUILD|GIT-REF",
+                      help="a build number (see output/<game>/history/builds/) or a git commit "
+                           "(default: the last build)")
+    diff.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                      help="paper of the visual proof's PDF (default: letter)")
+    diff.add_argument("--out", type=Path, default=None,
+                      help="output folder (default: output/ in the project)")
 
     watch = commands.add_parser(
         "watch", parents=[common], help="check and rebuild on every saved change",
@@ -317,9 +338,15 @@ def cmd_build(args) -> int:
         known = sorted({sheet.name for c in checked_games for sheet in c.sheets})
         raise UsageError(f"no sheet named {', '.join(sorted(unknown))}; "
                          f"sheets: {', '.join(known)} or all")
+    reprint, since = getattr(args, "reprint", False), getattr(args, "since", None)
+    if since and not reprint:
+        raise UsageError("--since is for --reprint (or 'pnp diff --since')")
+    # `pnp build` records its faces in the history; `pnp watch`, rebuilding on every save, not.
+    record = args.command == "build"
     out_dir = args.out or project.root / "output"
     for checked, _ in plan:
         remove_stale_staging(out_dir / checked.name)
+    baselines = _reprint_baselines(project, plan, out_dir, args) if reprint else {}
     started = time.perf_counter()
     jobs = args.jobs or default_jobs()
     with staged_output() as staging, Progress("pnp build") as progress:
@@ -328,12 +355,21 @@ def cmd_build(args) -> int:
                                           cache=args.cache, progress=progress.update)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
+        reprints = _write_reprints(plan, baselines, out_dir, staging, args.paper)
+        for checked, _ in plan if record else ():
+            record_build(checked, out_dir, staging, paper=args.paper,
+                         git=git_head(project.root))
+    for checked, _ in plan:  # an earlier reprint is out of date once nothing needs one
+        stale = out_dir / checked.name / f"reprint-{args.paper}.pdf"
+        if checked.name in baselines and stale not in reprints:
+            stale.unlink(missing_ok=True)
     elapsed = time.perf_counter() - started
-    for path in written:
-        print(f"wrote {display_path(path, Path.cwd())}")
     total = sum(len(checked.outputs.get(sheet.name, [])) for checked, decks in plan
                 for sheet in decks)
     unchanged = total - len(written)
+    written += reprints
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s"
           + (f"; {unchanged} unchanged" if unchanged else ""), file=sys.stderr)
     if args.cache:
@@ -344,6 +380,72 @@ def cmd_build(args) -> int:
             f"{finding.format()}\n" for finding in findings.sorted()) +
             f"pnp build: 0 PDFs in {{elapsed}} s; {len(made) - len(plan)} unchanged\n", made)
     return EXIT_OK
+
+
+def _reprint_baselines(project: Project, plan, out_dir: Path, args) -> dict:
+    """What each game's reprint compares with; a game with nothing to compare with is told
+    so in one line and is built in full without a reprint."""
+    found = {}
+    for checked, _ in plan:
+        try:
+            found[checked.name] = baseline(project, checked.name, out_dir, args.since,
+                                           args.paper)
+        except NoBaseline as exc:
+            print(f"pnp build: no reprint for {checked.name}: {exc}", file=sys.stderr)
+    return found
+
+
+def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -> list[Path]:
+    written = []
+    for checked, _ in plan:
+        old = baselines.get(checked.name)
+        if old is None:
+            continue
+        changes = compare(old, snapshot_of(checked))
+        made = write_reprint(checked, changes, old.description, out_dir, staging, paper)
+        if made is None:
+            print(f"pnp build: {checked.name}: nothing changed since {old.description}; "
+                  "no reprint needed", file=sys.stderr)
+            continue
+        path, cards = made
+        print(f"pnp build: {checked.name}: reprint of {cards} card{'s' * (cards != 1)} "
+              f"changed since {old.description} ({summary(changes)})", file=sys.stderr)
+        written.append(path)
+    return written
+
+
+def cmd_diff(args) -> int:
+    project = Project(args.root)
+    names, findings = _games(project, args)
+    out_dir = args.out or project.root / "output"
+    code = EXIT_OK
+    for name in names:
+        checked = check_game(project, name, args.paper)
+        findings.extend(checked.findings)
+        if checked.game is None:
+            print(f"pnp diff: {name}: the content cannot be read; fix its errors first",
+                  file=sys.stderr)
+            code = EXIT_ERRORS
+            continue
+        try:
+            old = baseline(project, name, out_dir, args.since, args.paper)
+        except NoBaseline as exc:
+            print(f"pnp diff: {exc}", file=sys.stderr)
+            code = EXIT_ERRORS
+            continue
+        changes = compare(old, snapshot_of(checked))
+        for change in changes:
+            print(f"{name}: {change.describe()}" if len(names) > 1 else change.describe())
+        remove_stale_staging(out_dir / name / PROOF_DIR)
+        with staged_output() as staging:
+            paths = write_visual_diff(checked, old, changes, out_dir, staging, args.paper)
+        for path in paths:
+            print(f"wrote {display_path(path, Path.cwd())}", file=sys.stderr)
+        print(f"pnp diff: {name}: {summary(changes)} since {old.description}", file=sys.stderr)
+    if findings.errors:  # a face that could not be drawn is not compared truly
+        _print_findings(findings)
+        return EXIT_ERRORS
+    return code
 
 
 def cmd_proof(args) -> int:
@@ -539,6 +641,6 @@ def cmd_watch(args) -> int:
     return watch_project(args.root, rebuild)
 
 
-COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "new": cmd_new,
-            "proof": cmd_proof, "watch": cmd_watch, "layouts": cmd_layouts,
+COMMANDS = {"build": cmd_build, "check": cmd_check, "diff": cmd_diff, "list": cmd_list,
+            "new": cmd_new, "proof": cmd_proof, "watch": cmd_watch, "layouts": cmd_layouts,
             "calibrate": cmd_calibrate, "export": cmd_export}

@@ -121,6 +121,7 @@ class Manifest:
     licence: Licence  # printed on every sheet: keep the designer's attribution
     version: str = ""  # the rules' version the kit follows
     plugin: str = ""  # rules from an installed package (entry-point group pnp.rules)
+    stamps: bool = True  # a short version stamp on every printed face; false for a final print
     icons: dict[str, Icon] = field(default_factory=dict)  # `{name}` in text draws one
     data: dict[str, TableSpec] = field(default_factory=dict)  # tables, not printed
     decks: dict[str, DeckSpec] = field(default_factory=dict)  # cards, tiles, tokens

@@ -294,13 +294,63 @@ def _shared_faces(pages: list[PagePlan]) -> dict[str, cairo.RecordingSurface]:
     """
     counts = Counter(p.svg for page in pages for p in page.placements
                      if p.clip is None and p.scale == 1)
+    spots: dict[str, set] = {}
+    for page in pages:
+        for placed in page.placements:
+            if counts.get(placed.svg, 0) > 1:
+                spots.setdefault(placed.svg, set()).add((page.paper, placed.x_mm, placed.y_mm))
     recordings = {}
-    for svg, count in counts.items():
-        if count > 1:
-            recording = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
-            draw_svg(recording, svg, 0, 0)
+    for svg, places in spots.items():
+        recording = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
+        draw_svg(recording, svg, 0, 0)
+        if _stays_vector(recording, svg, places):
             recordings[svg] = recording
     return recordings
+
+
+def _paint(context: cairo.Context, recording: cairo.RecordingSurface, x_mm: float,
+           y_mm: float) -> None:
+    context.save()
+    context.translate(mm_to_pt(x_mm), mm_to_pt(y_mm))
+    context.set_source_surface(recording, 0, 0)
+    context.paint()
+    context.restore()
+
+
+def _image_count(draw, paper: Size) -> int:
+    """How many images cairo writes for what `draw(surface, context)` draws on one page."""
+    with tempfile.TemporaryDirectory(prefix="pnp-") as scratch:
+        path = Path(scratch) / "probe.pdf"
+        surface = cairo.PDFSurface(str(path), mm_to_pt(paper.width_mm),
+                                   mm_to_pt(paper.height_mm))
+        draw(surface, cairo.Context(surface))
+        surface.finish()
+        return path.read_bytes().count(b"/Subtype /Image")
+
+
+def _stays_vector(recording: cairo.RecordingSurface, svg: str, places: set) -> bool:
+    """Whether painting `recording` where it is placed keeps it vector.
+
+    cairo 1.16 sometimes replaces a painted recording with a 300 dpi image of the whole page
+    (seen with several separate strokes that touch the face's edge, at some positions only).
+    Each shared face is painted once at every spot it goes to on a scratch page; one that
+    writes more images than drawing the SVG directly is drawn directly, once per placement.
+    """
+    for paper in {paper for paper, _, _ in places}:
+        spots = [(x, y) for page_paper, x, y in places if page_paper == paper]
+
+        def painted(surface, context) -> None:
+            for x, y in spots:
+                _paint(context, recording, x, y)
+
+        def direct(surface, context) -> None:
+            for x, y in spots:
+                draw_svg(surface, svg, x, y)
+
+        found = _image_count(painted, paper)
+        if found and found > (_image_count(direct, paper) if "<image" in svg else 0):
+            return False
+    return True
 
 
 _XOBJECTS = re.compile(rb"/XObject << ([^<>]*) >>")

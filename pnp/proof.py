@@ -144,7 +144,8 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
     chosen = [c for c in cards if c.matches(card)] if card else cards
     shown = [c for c in chosen if c.changed] if changed else chosen
     written = []
-    html = gallery_html(title, checked, shown, loose, total=len(cards), changed=changed)
+    html = gallery_html(title, checked, shown, loose, total=len(cards), changed=changed,
+                        diff_page=(folder / "diff.html").is_file())
     for destination, data in ((folder / "index.html", html.encode("utf-8")),
                               *((folder / "fonts" / f, (font_dir() / f).read_bytes())
                                 for f in sorted({face.file for face in FACES.values()}))):
@@ -235,7 +236,8 @@ figcaption { font-size: .85rem; margin-top: .3rem; max-width: 130mm; }
 <p class="summary">{{ shown }} of {{ total }} card{{ "s" if total != 1 }} shown{% if changed %}
  (changed since the last proof or build){% endif %}; {{ errors }} error{{ "s" if errors != 1 }},
  {{ warnings }} warning{{ "s" if warnings != 1 }}.
-{% if not total %} No face could be drawn: fix the errors below, then proof again.{% endif %}</p>
+{% if not total %} No face could be drawn: fix the errors below, then proof again.{% endif %}
+{% if diff_page %} <a href="diff.html">What changed, then and now</a> (from <code>pnp diff</code>).{% endif %}</p>
 <input type="checkbox" id="only-findings"><label for="only-findings"> only cards with
 findings</label>
 <main>
@@ -290,7 +292,7 @@ findings</label>
 
 
 def gallery_html(title: str, checked: CheckedGame, cards: list[Card], loose: list[Finding], *,
-                 total: int, changed: bool) -> str:
+                 total: int, changed: bool, diff_page: bool = False) -> str:
     sheets: dict[str, dict] = {}
     for n, card in enumerate(cards):
         sheet = sheets.setdefault(card.sheet, {"name": card.sheet, "title": card.sheet_title,
@@ -307,5 +309,5 @@ def gallery_html(title: str, checked: CheckedGame, cards: list[Card], loose: lis
     unique = set(checked.findings.items)
     return _PAGE.render(
         title=title, fonts=list(FACES.values()), sheets=list(sheets.values()), loose=loose,
-        shown=len(cards), total=total, changed=changed,
+        shown=len(cards), total=total, changed=changed, diff_page=diff_page,
         errors=sum(f.is_error for f in unique), warnings=sum(not f.is_error for f in unique))

@@ -45,6 +45,7 @@ class Face:
 
     svg: str
     label: str
+    stamp: str = ""  # the face's version stamp (pnp.stamps), when it has one
 
 
 def _number(value: float) -> str:
@@ -114,6 +115,7 @@ class Renderer:
         self.env.globals["line_count"] = line_count
         self.env.globals["image"] = self.image
         self.env.globals["icons"] = icons
+        self.env.globals["stamp"] = ""  # a face's version stamp, given by pnp.stamps
         self.icons = icons
         self.info = globals_.get("info")
         self.art_folder = art_folder

@@ -23,6 +23,7 @@ from .pdf import DocumentInfo, PagePlan, Placement
 from .printers import apply_printer
 from .render import Face, Renderer
 from .schema import Where
+from .stamps import render_stamped
 from .tiling import Tiling, tile_board
 from .units import PAPERS, Size
 
@@ -80,7 +81,7 @@ class Deck:
     def render(self, renderer: Renderer) -> None:
         def side(template: str | None, key: str) -> list[Face]:
             if template and renderer.exists(template, self.where.of(key)):
-                return [renderer.render(template, item, expect=self.size, deck=self)
+                return [render_stamped(renderer, template, item, self.size, deck=self)
                         for item in self.items]
             return [Face("", getattr(item, "label", "")) for item in self.items]
 
@@ -146,7 +147,8 @@ class Board:
 
     def render(self, renderer: Renderer) -> None:
         if renderer.exists(self.template, self.where.of("template")):
-            self.face = renderer.render(self.template, self.item, expect=self.size, board=self)
+            self.face = render_stamped(renderer, self.template, self.item, self.size,
+                                       board=self)
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:
@@ -209,9 +211,9 @@ class Page:
 
     def draw(self, renderer: Renderer, paper: str, number: int) -> Face:
         size = PAPERS[paper]
-        return renderer.render(self.template, self.item, expect=size, sheet=self, paper=size,
-                               paper_name=paper_label(paper), number=number,
-                               copies=self.copies)
+        return render_stamped(renderer, self.template, self.item, size, sheet=self,
+                              paper=size, paper_name=paper_label(paper), number=number,
+                              copies=self.copies)
 
     def render(self, renderer: Renderer) -> None:
         if renderer.exists(self.template, self.where.of("template")):

@@ -66,7 +66,7 @@ def build(project, run):
 
 
 def test_every_component_sheet_is_listed(project, run):
-    result = run("list")
+    result = run("list", "--game", "downturn")
     assert result.code == 0, result.err
     listed = {line.split()[0]: int(line.split()[1]) for line in result.out.splitlines()[1:]}
     assert listed["shares"] == 80

@@ -264,12 +264,13 @@ def test_a_full_disk_on_a_later_file_keeps_the_earlier_set(project, run, built, 
 
 @pytest.fixture
 def small_disk(tmp_path):
-    """A real 192 KB tmpfs, where this machine lets the test mount one."""
+    """A real 256 KB tmpfs (one build of the sheets and its history record fit, two do not),
+    where this machine lets the test mount one."""
     disk = tmp_path / "disk"
     disk.mkdir()
     if not ROOT or shutil.which("mount") is None:
         pytest.skip("mounting a tmpfs needs root")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=192k", "tmpfs", str(disk)],
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)],
                              capture_output=True, check=False)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")

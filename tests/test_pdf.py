@@ -232,3 +232,30 @@ def test_repeated_xobject_entries_are_blanked_without_moving_any_byte():
     cleaned = _drop_repeated_xobjects(raw)
     assert len(cleaned) == len(raw)
     assert cleaned.count(b"/x13 13 0 R") == 1 and cleaned.count(b"/x7 7 0 R") == 1
+
+
+@pytest.mark.parametrize("x_mm", [7, 10, 10.5, 13.45])
+def test_a_shared_face_with_strokes_at_its_edge_stays_vector(x_mm):
+    """cairo 1.16 turns a painted recording into a page-sized image at some positions when
+    several strokes touch the face's edge (a pinstriped back); pnp must draw it as vectors."""
+    from pnp.layout import Rect
+    from pnp.pdf import DocumentInfo, PagePlan, Placement, render_pdf
+    from pnp.units import Size
+
+    stripes = "".join(f'<line x1="{0.8 + i * 1.6:.1f}" y1="0" x2="{0.8 + i * 1.6:.1f}" y2="88" '
+                      'stroke="#c9a227" stroke-width="0.18"/>' for i in range(5))
+    back = ('<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" '
+            f'viewBox="0 0 63 88"><rect width="63" height="88" fill="#333"/>{stripes}</svg>')
+    paper = Size(215.9, 279.4)
+    blank = ('<svg xmlns="http://www.w3.org/2000/svg" width="215.9mm" height="279.4mm" '
+             'viewBox="0 0 215.9 279.4"/>')
+    plan = PagePlan(paper, Rect(x_mm, 10, 126, 88), blank,
+                    tuple(Placement(x_mm + 63 * i, 10, back) for i in range(2)))
+    data = render_pdf([plan], DocumentInfo("t", "a", "s"))
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[0]
+        assert page.images == []
+        stripes_drawn = [line for line in page.lines + page.curves + page.rects
+                         if abs(pt_to_mm(line["bottom"] - line["top"]) - 88) < 0.2
+                         and pt_to_mm(line["x1"] - line["x0"]) < 0.5]
+        assert len(stripes_drawn) >= 10, len(stripes_drawn)

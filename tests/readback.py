@@ -1,0 +1,144 @@
+"""Reading imposed card sheets back with pdfplumber: the cards of a page, their text, and the
+shapes drawn on them. Used by the kit tests; nothing here knows how the sheets were written.
+
+A card is found from the crop marks alone (conftest.crop_marks): the cut lines they stand on
+split the page into cells, and a cell with anything printed in it is a card.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+
+from conftest import crop_marks
+from pnp.units import mm_to_pt, pt_to_mm
+
+
+@dataclass
+class Card:
+    """One card as printed: its page, its box on the page (mm) and what can be read on it."""
+
+    page: int
+    box_mm: tuple[float, float, float, float]  # x0, top, x1, bottom
+    text: str
+    words: list[dict] = field(repr=False)
+    rects: list[dict] = field(repr=False)
+
+    def has(self, phrase: str) -> bool:
+        """Whether the card reads `phrase`, ignoring spacing (cairo places glyphs one by one, so
+        letter-spaced headings come back as 'W O R K' and tight words as 'twowords')."""
+        return "".join(phrase.split()) in "".join(self.text.split())
+
+    def words_in(self, box_mm) -> list[dict]:
+        x0, top, x1, bottom = box_mm
+        return [w for w in self.words
+                if x0 <= pt_to_mm(w["x0"]) and pt_to_mm(w["x1"]) <= x1
+                and top <= pt_to_mm(w["top"]) and pt_to_mm(w["bottom"]) <= bottom]
+
+    def rects_of(self, width_mm: float, height_mm: float, tol: float = 0.05) -> list[tuple]:
+        """Boxes (mm) of the filled rectangles of exactly this size drawn on the card."""
+        found = []
+        for r in self.rects:
+            w, h = pt_to_mm(r["width"]), pt_to_mm(r["height"])
+            if abs(w - width_mm) < tol and abs(h - height_mm) < tol and r.get("fill"):
+                found.append((pt_to_mm(r["x0"]), pt_to_mm(r["top"]),
+                              pt_to_mm(r["x1"]), pt_to_mm(r["bottom"])))
+        return found
+
+
+@dataclass
+class Sheet:
+    """A whole PDF: its page width and the cards of each page (fronts pages even, backs odd)."""
+
+    width_mm: float
+    pages: list[list[Card]]
+
+    @property
+    def fronts(self) -> list[Card]:
+        return [card for page in self.pages[0::2] for card in page]
+
+    @property
+    def backs(self) -> list[Card]:
+        return [card for page in self.pages[1::2] for card in page]
+
+
+def read_sheet(path: Path) -> Sheet:
+    pages = []
+    with pdfplumber.open(path) as pdf:
+        width = pt_to_mm(pdf.pages[0].width)
+        for number, page in enumerate(pdf.pages):
+            xs, ys, _ = crop_marks(page)
+            words = page.extract_words(x_tolerance=1, extra_attrs=["size"])
+            rects = page.rects
+            cards = []
+            for top, bottom in zip(ys, ys[1:]):
+                for x0, x1 in zip(xs, xs[1:]):
+                    box = (mm_to_pt(x0), mm_to_pt(top), mm_to_pt(x1), mm_to_pt(bottom))
+                    inside = [w for w in words if _within(w, box)]
+                    if not inside:
+                        continue
+                    inside.sort(key=lambda w: (round(w["top"]), w["x0"]))
+                    cards.append(Card(number, (x0, top, x1, bottom),
+                                      " ".join(w["text"] for w in inside), inside,
+                                      [r for r in rects if _within(r, box)]))
+            pages.append(cards)
+    return Sheet(width, pages)
+
+
+def _within(obj: dict, box_pt) -> bool:
+    x0, top, x1, bottom = box_pt
+    return (x0 - 0.01 <= obj["x0"] and obj["x1"] <= x1 + 0.01
+            and top - 0.01 <= obj["top"] and obj["bottom"] <= bottom + 0.01)
+
+
+def mirrored(box_mm, width_mm: float) -> tuple[float, float, float, float]:
+    """Where a box on a fronts page lands on the backs page after a flip on the long edge."""
+    x0, top, x1, bottom = box_mm
+    return (width_mm - x1, top, width_mm - x0, bottom)
+
+
+def close(a, b, tol_mm: float = 0.1) -> bool:
+    return all(abs(p - q) <= tol_mm for p, q in zip(a, b))
+
+
+def _walk_resources(pdf, visit) -> None:
+    """Call visit(kind, object) for every font and XObject a page uses, nested forms included."""
+    def walk(resources, seen) -> None:
+        for font in resources.get("/Font", {}).values():
+            visit("font", font)
+        for xobject in resources.get("/XObject", {}).values():
+            if xobject.objgen in seen:
+                continue
+            seen.add(xobject.objgen)
+            visit("xobject", xobject)
+            if "/Resources" in xobject:
+                walk(xobject.Resources, seen)
+
+    for page in pdf.pages:
+        walk(page.obj.get("/Resources", {}), set())
+
+
+def images(path: Path) -> int:
+    """How many raster images the PDF's pages draw (a vector card sheet draws none)."""
+    found = []
+    with pikepdf.open(path) as pdf:
+        _walk_resources(pdf, lambda kind, obj: found.append(obj) if kind == "xobject"
+                        and obj.get("/Subtype") == "/Image" else None)
+    return len(found)
+
+
+def font_names(path: Path) -> set[str]:
+    """The base names of the fonts the PDF embeds, without the subset prefix (ABCDEF+)."""
+    names = set()
+    with pikepdf.open(path) as pdf:
+        _walk_resources(pdf, lambda kind, obj: names.add(str(obj.get("/BaseFont", "")).lstrip(
+            "/").split("+")[-1]) if kind == "font" else None)
+    return names
+
+
+def amounts(words: list[dict], pattern: str = r"(\d+)M") -> list[int]:
+    return [int(m.group(1)) for w in words if (m := re.fullmatch(pattern, w["text"]))]

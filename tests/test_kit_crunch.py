@@ -1,0 +1,150 @@
+"""The Crunch kit, read back from its PDFs: counts against the content brief, and every Trust
+card's Government Bailout behind its own front after a long-edge flip.
+
+Every sheet is built once per test session on Letter and A4 (no Python of the game's own: the
+kit is YAML, CSV and templates). The numbers asserted here come from the content brief (section
+6), or for the bailouts from the kit's own trust.csv, and are read off the pages with pdfplumber.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from pnp.cli import main
+from readback import font_names, images, amounts, close, mirrored, read_sheet
+
+SHEETS = ("workforce", "assets", "trust", "events", "aids")
+
+
+@pytest.fixture(scope="session")
+def crunch(tmp_path_factory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("crunch")
+    for paper in ("letter", "a4"):
+        assert main(["build", "--root", str(REPO), "--game", "crunch", "--sheets", "all",
+                     "--paper", paper, "--out", str(out)]) == 0
+    return {p.stem: p for p in (out / "crunch").glob("*.pdf")}
+
+
+@pytest.fixture(scope="session")
+def letter(crunch):
+    return {name: read_sheet(crunch[f"{name}-letter"]) for name in SHEETS}
+
+
+def test_every_sheet_is_written_on_letter_and_a4(crunch):
+    assert set(crunch) == {f"{name}-{paper}" for name in SHEETS for paper in ("letter", "a4")}
+
+
+def test_every_sheet_is_vector_only(crunch):
+    """Cards are drawn, never rasterised: a raster page would print soft and weigh megabytes."""
+    assert {name: images(path) for name, path in crunch.items()} == {name: 0 for name in crunch}
+
+
+def test_every_sheet_embeds_only_the_bundled_fonts(crunch):
+    for path in crunch.values():
+        names = font_names(path)
+        assert names and all(n.startswith(("RobotoCondensed", "NotoSerif")) for n in names), names
+
+
+def test_every_fronts_page_has_a_backs_page_with_a_back_for_each_card(letter):
+    for name, sheet in letter.items():
+        assert len(sheet.pages) % 2 == 0, name
+        for fronts, backs in zip(sheet.pages[0::2], sheet.pages[1::2]):
+            assert len(fronts) == len(backs) > 0, name
+
+
+def test_fifteen_workforce_cards_4_low_5_medium_6_high(letter):
+    fronts = letter["workforce"].fronts
+    assert len(fronts) == 15
+    assert all(card.has("OVERHEAD") for card in fronts)
+    risks = Counter(word for card in fronts for word in ("LOW", "MEDIUM", "HIGH")
+                    if card.has(f"{word} RISK:"))
+    assert risks == {"LOW": 4, "MEDIUM": 5, "HIGH": 6}
+    assert all(card.has("WORKFORCE") for card in letter["workforce"].backs)
+
+
+def value_of(card) -> int:
+    """The value printed in the top-right corner of an Asset card."""
+    x0, top, x1, _ = card.box_mm
+    corner = card.words_in((x1 - 20, top, x1, top + 22))
+    found = amounts(corner)
+    assert len(found) == 1, (card.text, found)
+    return found[0]
+
+
+def test_asset_deck_matches_the_breakdown_by_kind_and_value(letter):
+    fronts = letter["assets"].fronts
+    assert len(fronts) in (62, 63, 64)
+    kinds = {"CASH": "cash", "GOLD": "gold", "SHARES": "share", "ACTION ASSET": "action"}
+    by_kind = Counter()
+    worth = Counter()
+    for card in fronts:
+        (kind,) = [k for band, k in kinds.items() if card.has(band)]
+        by_kind[kind] += 1
+        worth[kind] += value_of(card)
+    assert by_kind == {"cash": 5, "gold": 8, "share": 21, "action": 29}
+    assert worth == {"cash": 9, "gold": 25, "share": 30, "action": 88}
+
+
+def test_each_company_has_seven_shares_making_100_percent(letter):
+    shares = [card for card in letter["assets"].fronts if card.has("SHARES")]
+    percent = Counter()
+    for card in shares:
+        (name,) = [w for w in ("Petroleum", "Defence", "Rebuild") if card.has(w)]
+        biggest = max(card.words, key=lambda w: w["size"])
+        (value,) = amounts([biggest], r"(\d+)%")
+        percent[name] += value
+    assert percent == {"Petroleum": 100, "Defence": 100, "Rebuild": 100}
+
+
+def test_thirty_four_events_with_crunches_and_interest_for_every_risk(letter):
+    fronts = letter["events"].fronts
+    assert len(fronts) == 34
+    assert sum(card.has("CRUNCH!") for card in fronts) >= 1
+    interest = [card for card in fronts if card.has("INTEREST PAYMENT")]
+    paid = Counter(risk for card in interest for risk in ("low", "medium", "high")
+                   if card.has(f"every {risk} risk Workforce"))
+    assert set(paid) == {"low", "medium", "high"} and sum(paid.values()) == len(interest)
+    assert all(card.has("PAYOUT") and card.has("DEFAULT") for card in interest)
+
+
+def test_a_two_sided_player_aid_for_each_of_four_players(letter):
+    aids = letter["aids"]
+    assert len(aids.fronts) == 4 and all(card.has("PLAYER AID") for card in aids.fronts)
+    assert len(aids.backs) == 4
+    for card in aids.backs:
+        assert card.has("AT ANY TIME") and card.has("3M per Trust card"), card.text
+
+
+def trust_names() -> dict[str, int]:
+    with open(REPO / "content" / "crunch" / "trust.csv", encoding="utf-8") as f:
+        return {row["name"]: int(row["bailout"]) for row in csv.DictReader(f)}
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_each_bailout_lies_behind_its_own_trust_card(crunch, paper):
+    """Fronts and backs pages in turn: every Trust card's name is read on the fronts page, every
+    bailout amount on the backs page, and turning the backs page over on its long edge must
+    bring the amount's panel onto that card's seal block (within 0.1 mm)."""
+    expected = trust_names()
+    sheet = read_sheet(crunch[f"trust-{paper}"])
+    seen = {}
+    for fronts, backs in zip(sheet.pages[0::2], sheet.pages[1::2]):
+        panels = []
+        for back in backs:
+            (panel,) = back.rects_of(45, 30)
+            (amount,) = amounts(back.words_in(panel))
+            panels.append((panel, amount))
+        for front in fronts:
+            (name,) = [n for n in expected if front.has(n)]
+            (block,) = front.rects_of(45, 30)
+            under = [amount for panel, amount in panels
+                     if close(panel, mirrored(block, sheet.width_mm))]
+            assert under == [expected[name]], f"{name} on {paper}"
+            seen[name] = under[0]
+    assert seen == expected and len(seen) == 15
+    assert 0 in seen.values()
