@@ -17,7 +17,14 @@ from . import __version__, quick
 from .errors import OutsideError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
+from .layout import PROJECT_LAYOUTS, PrintOptions, builtin_layouts, load_layouts
 from .output import commit_count, remove_stale_staging, staged_output
+from .pdf import DocumentInfo, render_pdf
+from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calibration_plans,
+                       load_profile, save_profile, scale_from_readings)
+from .printshop import SHOPS, shop_pngs
+from .sheets import Deck
+from .tts import export_deck
 from .parallel import default_jobs
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
 from .diff import compare, summary, write_visual_diff
@@ -62,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    build.add_argument("--layout", default="home", metavar="NAME",
+                       help="sheet layout (default: home); 'pnp layouts' lists them")
+    build.add_argument("--printer", metavar="NAME",
+                       help="printer profile from printers/NAME.yaml ('pnp calibrate')")
+    build.add_argument("--ink-saver", action="store_true",
+                       help="leave out what the templates mark as decoration")
     build.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                        help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
     build.add_argument("--no-cache", dest="cache", action="store_false",
@@ -126,6 +139,35 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
+    commands.add_parser("layouts", parents=[common], help="show the sheet layouts",
+                        description="Show the built-in sheet layouts and the project's own "
+                                    "(layouts.yaml); pictures in the README, 'How to print'.")
+    calibrate = commands.add_parser(
+        "calibrate", parents=[common], help="printer calibration sheet, and saving a profile",
+        description="Write a two-sided calibration sheet; with --save, write a printer "
+                    "profile from what you read on it.")
+    calibrate.add_argument("--paper", default="letter", choices=sorted(PAPERS))
+    calibrate.add_argument("--duplex", default="long-edge", choices=["long-edge", "short-edge"])
+    calibrate.add_argument("--out", type=Path, default=None,
+                           help="output folder (default: output/ in the project)")
+    calibrate.add_argument("--save", metavar="NAME", help="write printers/NAME.yaml")
+    calibrate.add_argument("--x", type=float, default=0.0, help="centre x reading, mm")
+    calibrate.add_argument("--y", type=float, default=0.0, help="centre y reading, mm")
+    calibrate.add_argument("--left-x", type=float, help="left crosshair x reading, mm")
+    calibrate.add_argument("--right-x", type=float, help="right crosshair x reading, mm")
+    calibrate.add_argument("--description", default="", help="which printer, which tray")
+    export = commands.add_parser(
+        "export", parents=[common], help="Tabletop Simulator decks, or PNG faces for a shop",
+        description="Check, then write each deck for Tabletop Simulator (face sheets, back "
+                    "image, saved-object JSON) or as one PNG per face for a print shop.")
+    export.add_argument("--to", choices=["tts", "shop"], default="tts")
+    export.add_argument("--shop", default="thegamecrafter", choices=sorted(SHOPS),
+                        help="print-shop profile for --to shop (default: thegamecrafter)")
+    export.add_argument("--sheets", default="all",
+                        help="comma-separated deck names, or 'all' (default)")
+    export.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: output/ in the project)")
+    export.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
     new = commands.add_parser("new", help="start a game of your own",
                               description="Write a small, working game: a deck from CSV, "
@@ -272,9 +314,14 @@ def cmd_build(args) -> int:
     remembered = _quick(args, "build", sheets=args.sheets, out=args.out)
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
+    options, problems = print_options(project, args)
+    if problems.errors:
+        _print_findings(problems)
+        print("pnp build: nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
     checked_games = []
     for name in names:
-        checked = check_game(project, name, args.paper)
+        checked = check_game(project, name, args.paper, options)
         findings.extend(checked.findings)
         checked_games.append(checked)
     _print_findings(findings)
@@ -465,6 +512,115 @@ See docs/your-own-game.md for a walk-through.""")
     return EXIT_OK
 
 
+def print_options(project: Project, args) -> tuple[PrintOptions, Findings]:
+    """The layout (built-in or the project's), the printer profile and the ink-saver switch
+    asked for, and findings for a project layouts file or printer profile with problems."""
+    # `pnp watch` builds with its own arguments, which name no layout or printer.
+    layout = getattr(args, "layout", "home")
+    printer_name = getattr(args, "printer", None)
+    own = project.root / PROJECT_LAYOUTS
+    layouts, findings = load_layouts(project.root, display_path(own, Path.cwd())
+                                     if own.is_file() else PROJECT_LAYOUTS)
+    if findings.errors:
+        return PrintOptions(), findings
+    if layout not in layouts:
+        raise UsageError(f"no layout named '{layout}'; " + (
+            suggest(layout, layouts) or f"layouts: {', '.join(layouts)}"))
+    printer = None
+    if printer_name:
+        printer, problems = load_profile(project.root, printer_name, display_path(
+            project.root / PRINTERS_DIR / f"{printer_name}.yaml", Path.cwd()))
+        findings.extend(problems)
+    own_layouts = layouts if own.is_file() else None  # None: the built-in ones, looked up late
+    return PrintOptions(layout, own_layouts, printer, getattr(args, "ink_saver", False)), findings
+
+
+def cmd_layouts(args) -> int:
+    project = Project(args.root)
+    own = project.root / PROJECT_LAYOUTS
+    layouts, findings = load_layouts(project.root, display_path(own, Path.cwd()))
+    builtin = builtin_layouts()
+    for name, layout in layouts.items():
+        origin = "" if builtin.get(name) == layout else " (project)"
+        print(f"{name:<16} {layout.description}{origin}")
+    _print_findings(findings)
+    return EXIT_ERRORS if findings.errors else EXIT_OK
+
+
+def cmd_calibrate(args) -> int:
+    project = Project(args.root)
+    if args.save:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}", args.save):
+            raise UsageError(f"--save {args.save!r}: a profile name is letters, digits, "
+                             "'-', '_' and '.'")
+        if (args.left_x is None) != (args.right_x is None):
+            raise UsageError("give both --left-x and --right-x, or neither")
+        for name, value in (("--x", args.x), ("--y", args.y), ("--left-x", args.left_x),
+                            ("--right-x", args.right_x)):
+            if value is not None and abs(value) > CALIBRATION_REACH_MM:
+                raise UsageError(f"{name} {value:g}: the scales read up to "
+                                 f"{CALIBRATION_REACH_MM} mm either way")
+        scale = 1.0 if args.left_x is None else scale_from_readings(
+            args.left_x, args.right_x, PAPERS[args.paper])
+        path = save_profile(project.root, args.save, PrinterProfile(
+            args.description, args.x, args.y, scale))
+        print(f"wrote {display_path(path, Path.cwd())}")
+        print(f"pnp calibrate: use it with: pnp build --printer {args.save}", file=sys.stderr)
+        return EXIT_OK
+    out_dir = args.out or project.root / "output"
+    destination = out_dir / f"calibration-{args.paper}.pdf"
+    document = DocumentInfo(title="pnp printer calibration", author="pnp",
+                            subject="Two-sided sheet to measure how far a printer shifts the "
+                                    "back of a page", duplex=args.duplex)
+    with staged_output() as staging:
+        staging.write(destination, render_pdf(calibration_plans(args.paper, args.duplex),
+                                              document))
+    print(f"wrote {display_path(destination, Path.cwd())}")
+    return EXIT_OK
+
+
+def cmd_export(args) -> int:
+    project = Project(args.root)
+    names, findings = _games(project, args)
+    wanted = None if args.sheets.strip() == "all" else [
+        s.strip() for s in args.sheets.split(",") if s.strip()]
+    checked_games = [check_game(project, name) for name in names]
+    for checked in checked_games:
+        findings.extend(checked.findings)
+    _print_findings(findings)
+    if _failed(findings, args.strict):
+        print(f"pnp export: {_summary(findings)}; nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
+    out_dir = args.out or project.root / "output"
+    written = []
+    with staged_output() as staging:
+        for checked in checked_games:
+            sheets, missing = select_sheets(checked, wanted)
+            if missing:
+                raise UsageError(f"no deck named {', '.join(missing)}")
+            for sheet in sheets:
+                if not isinstance(sheet, Deck):
+                    continue  # boards and whole pages: board-large.pdf or the page's PDF
+                fronts = [face.svg for face in sheet.fronts]
+                backs = [face.svg for face in sheet.backs] if sheet.back else None
+                if args.to == "tts":
+                    files = export_deck(sheet.name, sheet.title,
+                                        [face.label for face in sheet.fronts], fronts,
+                                        backs or fronts[:1] * len(fronts), sheet.size,
+                                        out_dir / checked.name / "tts")
+                else:
+                    folder = out_dir / checked.name / f"shop-{args.shop}"
+                    files = [(folder / name, data) for name, data in shop_pngs(
+                        sheet.name, fronts, backs, sheet.size, SHOPS[args.shop])]
+                for path, data in files:
+                    staging.write(path, data)
+                    written.append(path)
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    print(f"pnp export: {len(written)} files", file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_watch(args) -> int:
     from .watch import watch_project
 
@@ -486,4 +642,5 @@ def cmd_watch(args) -> int:
 
 
 COMMANDS = {"build": cmd_build, "check": cmd_check, "diff": cmd_diff, "list": cmd_list,
-            "new": cmd_new, "proof": cmd_proof, "watch": cmd_watch}
+            "new": cmd_new, "proof": cmd_proof, "watch": cmd_watch, "layouts": cmd_layouts,
+            "calibrate": cmd_calibrate, "export": cmd_export}

@@ -83,6 +83,8 @@ class DeckSpec:
     key: str = "name"  # the field a `ref` to this deck names
     label: str = ""  # how findings and the proof name an item: 'card "{{ title }}"'
     shape: Literal["rect", "round"] = "rect"  # round pieces: templates and marks may use it
+    bleed_mm: float = bounded(3.175, min=0, max=10)  # drawing past the trim, for layouts with bleed
+    safe_mm: float = bounded(3, min=0, max=20)  # how far text keeps inside the trim
     where: Where = located()
 
 

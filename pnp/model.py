@@ -469,7 +469,7 @@ def _make_sheets(game: Game, findings: Findings) -> None:
         back = None if deck.back.strip().lower() == "none" else deck.back
         if size is not None:
             game.sheets[name] = Deck(name, deck.title, game.parts[name], size, deck.front, back,
-                                     deck.shape, deck.where)
+                                     deck.shape, deck.where, deck.bleed_mm, deck.safe_mm)
     for name, board in info.boards.items():
         size = read_size(board.size, board.where.of("size"), findings, f"boards.{name}.size")
         item = _data_for(board, name, game, findings)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
+import math
 import os
+import re
 import tempfile
 import time
 from collections import Counter
@@ -30,17 +31,39 @@ import pikepdf
 
 from .fasttext import draw_text
 from .fonts import use_bundled_fonts
-from .layout import Rect
+from .layout import Rect, Slot
 from .units import Size, mm_to_pt
 
 
 @dataclass(frozen=True)
 class Placement:
-    x_mm: float
+    x_mm: float  # the top-left of what shows on the page (the trim box, turned if rotated)
     y_mm: float
     svg: str
     clip: Rect | None = None  # on the page: only this part of the drawing shows
     scale: float = 1  # drawn at this fraction of its size (a thumbnail)
+    rotate: int = 0  # degrees clockwise: 0, 90, 180 or 270
+    inset_mm: float = 0  # the drawing starts this far up and left of the trim (its bleed)
+
+    @classmethod
+    def for_slot(cls, slot: Slot, svg: str) -> "Placement":
+        """A face in its slot: turned as the slot says, its viewport grown by the bleed."""
+        if slot.bleed_mm:
+            svg = grow_viewport(svg, slot.bleed_mm)
+        return cls(slot.rect.x_mm, slot.rect.y_mm, svg, rotate=slot.rotate % 360,
+                   inset_mm=slot.bleed_mm)
+
+
+@dataclass(frozen=True)
+class PageTransform:
+    """A correction applied to everything on a page: scale about the page centre, then shift.
+
+    A printer profile gives each backs page one, so the backs land where the fronts are.
+    """
+
+    dx_mm: float = 0
+    dy_mm: float = 0
+    scale: float = 1
 
 
 @dataclass(frozen=True)
@@ -49,6 +72,45 @@ class PagePlan:
     trim: Rect
     furniture: str  # the page-sized SVG with crop marks, ruler and notes
     placements: tuple[Placement, ...]
+    bleed: Rect | None = None  # the PDF BleedBox; the TrimBox when None
+    side: str = "front"  # front, back or fold
+    transform: PageTransform | None = None
+    notices: tuple[str, ...] = ()  # what imposition had to change, for `pnp build` to say
+
+
+_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+_ATTR = r'(?<![-\w:]){}\s*=\s*"([^"]*)"'  # not stroke-width, not a namespaced name
+
+
+def grow_viewport(svg: str, bleed_mm: float, bleed_y_mm: float | None = None) -> str:
+    """The same drawing with `bleed_mm` more of it showing on every side (`bleed_y_mm` above
+    and below, when given).
+
+    A face's root declares its size in mm and a viewBox; drawing that runs past the viewBox
+    (a background meant to bleed) is shown by widening both. A root without a mm size is
+    returned unchanged.
+    """
+    root = _ROOT.search(svg)
+    if root is None:
+        return svg
+    tag = root.group()
+    width = re.search(_ATTR.format("width"), tag)
+    height = re.search(_ATTR.format("height"), tag)
+    box = re.search(_ATTR.format("viewBox"), tag)
+    if not (width and height and box) or not width.group(1).endswith("mm") \
+            or not height.group(1).endswith("mm"):
+        return svg
+    w_mm, h_mm = float(width.group(1)[:-2]), float(height.group(1)[:-2])
+    x, y, vw, vh = (float(v) for v in box.group(1).replace(",", " ").split())
+    by_mm = bleed_mm if bleed_y_mm is None else bleed_y_mm
+    ux, uy = bleed_mm * vw / w_mm, by_mm * vh / h_mm
+    new = tag
+    for pattern, value in ((_ATTR.format("width"), f"{w_mm + 2 * bleed_mm:.4f}mm"),
+                           (_ATTR.format("height"), f"{h_mm + 2 * by_mm:.4f}mm"),
+                           (_ATTR.format("viewBox"),
+                            f"{x - ux:.4f} {y - uy:.4f} {vw + 2 * ux:.4f} {vh + 2 * uy:.4f}")):
+        new = re.sub(pattern, lambda m, v=value: m.group().replace(m.group(1), v), new, count=1)
+    return svg[: root.start()] + new + svg[root.end():]
 
 
 @dataclass(frozen=True)
@@ -87,24 +149,17 @@ class _PlacedSurface(cairosvg.surface.Surface):
     machinery with the output surface swapped in, which is the fastest route through cairosvg.
     """
 
-    def __init__(self, tree, target: cairo.Surface, offset_pt: tuple[float, float],
-                 clip_pt: tuple[float, float, float, float] | None = None, scale: float = 1):
+    def __init__(self, tree, target: cairo.Surface, steps: tuple, clip_pt=None):
         self._target = target
-        self._offset_pt = offset_pt
+        self._steps = steps
         self._clip_pt = clip_pt
-        self._scale = scale
         super().__init__(tree, None, 96)
 
     def _create_surface(self, width, height):
         return self._target, width, height
 
     def set_context_size(self, width, height, viewbox, tree):
-        scale = self.device_units_per_user_units
-        if self._clip_pt is not None:
-            self.context.rectangle(*(v / scale for v in self._clip_pt))
-            self.context.clip()
-        self.context.translate(self._offset_pt[0] / scale, self._offset_pt[1] / scale)
-        self.context.scale(self._scale, self._scale)
+        _apply(self.context, self._steps, self.device_units_per_user_units, self._clip_pt)
         super().set_context_size(width, height, viewbox, tree)
 
     def draw(self, node):
@@ -112,13 +167,79 @@ class _PlacedSurface(cairosvg.surface.Surface):
             super().draw(node)
 
 
+def _apply(context: cairo.Context, steps: tuple, unit: float = 1, clip_pt=None) -> None:
+    """Apply ("page", PageTransform), ("clip", ...), ("translate", x_pt, y_pt),
+    ("rotate", degrees) and ("scale", s) steps, in that order, to a context whose user unit
+    is `unit` points."""
+    for step in steps:
+        if step[0] == "page":
+            t: PageTransform = step[1]
+            cx, cy = step[2]
+            context.translate((cx + mm_to_pt(t.dx_mm)) / unit, (cy + mm_to_pt(t.dy_mm)) / unit)
+            context.scale(t.scale, t.scale)
+            context.translate(-cx / unit, -cy / unit)
+        elif step[0] == "clip":
+            context.rectangle(*(v / unit for v in step[1]))
+            context.clip()
+        elif step[0] == "translate":
+            context.translate(step[1] / unit, step[2] / unit)
+        elif step[0] == "rotate":
+            context.rotate(math.radians(step[1]))
+        elif step[0] == "scale":
+            context.scale(step[1], step[1])
+
+
+def _placement_steps(x_mm: float, y_mm: float, svg_size: tuple[float, float] | None = None,
+                     rotate: int = 0, inset_mm: float = 0, scale: float = 1) -> tuple:
+    """Steps that put a drawing's top-left so its trim, turned `rotate` degrees clockwise,
+    has its top-left at (x, y) on the page."""
+    if rotate and svg_size:
+        w, h = (v - 2 * inset_mm for v in svg_size)
+        dx, dy = {90: (h, 0), 180: (w, h), 270: (0, w)}[rotate]
+    else:
+        dx = dy = 0
+    steps = [("translate", mm_to_pt(x_mm + dx), mm_to_pt(y_mm + dy))]
+    if rotate:
+        steps.append(("rotate", rotate))
+    if inset_mm:
+        steps.append(("translate", -mm_to_pt(inset_mm), -mm_to_pt(inset_mm)))
+    if scale != 1:
+        steps.append(("scale", scale))
+    return tuple(steps)
+
+
+def svg_size_mm(svg: str) -> tuple[float, float] | None:
+    root = _ROOT.search(svg)
+    if root is None:
+        return None
+    width = re.search(_ATTR.format("width"), root.group())
+    height = re.search(_ATTR.format("height"), root.group())
+    if not (width and height and width.group(1).endswith("mm")
+            and height.group(1).endswith("mm")):
+        return None
+    return float(width.group(1)[:-2]), float(height.group(1)[:-2])
+
+
+def _viewport_clip(size: tuple[float, float] | None) -> tuple:
+    """cairosvg draws past a document's viewport; a face shows only its own area (its trim,
+    or its trim and bleed), so a background drawn for a bleed never covers a neighbour or a
+    crop mark."""
+    if size is None:
+        return ()
+    return (("clip", (0, 0, mm_to_pt(size[0]), mm_to_pt(size[1]))),)
+
+
 def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
-             clip: Rect | None = None, scale: float = 1) -> None:
+             clip: Rect | None = None, scale: float = 1, rotate: int = 0,
+             inset_mm: float = 0, page: tuple = ()) -> None:
     tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), url_fetcher=refuse_fetch)
-    clip_pt = None if clip is None else (
-        mm_to_pt(clip.x_mm), mm_to_pt(clip.y_mm), mm_to_pt(clip.width_mm),
-        mm_to_pt(clip.height_mm))
-    _PlacedSurface(tree, target, (mm_to_pt(x_mm), mm_to_pt(y_mm)), clip_pt, scale)
+    steps = list(page)
+    if clip is not None:
+        steps.append(("clip", (mm_to_pt(clip.x_mm), mm_to_pt(clip.y_mm),
+                               mm_to_pt(clip.width_mm), mm_to_pt(clip.height_mm))))
+    size = svg_size_mm(svg)
+    steps.extend(_placement_steps(x_mm, y_mm, size, rotate, inset_mm, scale))
+    _PlacedSurface(tree, target, tuple(steps) + _viewport_clip(size))
 
 
 def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
@@ -142,13 +263,23 @@ def draw_pages(pages: list[PagePlan]) -> bytes:
         shared = _shared_faces(pages)
         for page in pages:
             surface.set_size(mm_to_pt(page.paper.width_mm), mm_to_pt(page.paper.height_mm))
-            draw_svg(surface, page.furniture, 0, 0)
+            steps = () if page.transform is None else (("page", page.transform, (
+                mm_to_pt(page.paper.width_mm / 2), mm_to_pt(page.paper.height_mm / 2))),)
+            draw_svg(surface, page.furniture, 0, 0, page=steps)
             for placed in page.placements:
                 if placed.svg in shared:
-                    _paint(page_context, shared[placed.svg], placed.x_mm, placed.y_mm)
+                    page_context.save()
+                    size = svg_size_mm(placed.svg)
+                    _apply(page_context, steps + _placement_steps(
+                        placed.x_mm, placed.y_mm, size, placed.rotate, placed.inset_mm)
+                        + _viewport_clip(size))
+                    page_context.set_source_surface(shared[placed.svg], 0, 0)
+                    page_context.paint()
+                    page_context.restore()
                 else:
                     draw_svg(surface, placed.svg, placed.x_mm, placed.y_mm, clip=placed.clip,
-                             scale=placed.scale)
+                             scale=placed.scale, rotate=placed.rotate,
+                             inset_mm=placed.inset_mm, page=steps)
             page_context.show_page()
         surface.finish()
         data = raw.read_bytes()
@@ -175,6 +306,15 @@ def _shared_faces(pages: list[PagePlan]) -> dict[str, cairo.RecordingSurface]:
         if _stays_vector(recording, svg, places):
             recordings[svg] = recording
     return recordings
+
+
+def _paint(context: cairo.Context, recording: cairo.RecordingSurface, x_mm: float,
+           y_mm: float) -> None:
+    context.save()
+    context.translate(mm_to_pt(x_mm), mm_to_pt(y_mm))
+    context.set_source_surface(recording, 0, 0)
+    context.paint()
+    context.restore()
 
 
 def _image_count(draw, paper: Size) -> int:
@@ -241,15 +381,6 @@ def _drop_repeated_xobjects(data: bytes) -> bytes:
     return _XOBJECTS.sub(dedupe, data)
 
 
-def _paint(context: cairo.Context, recording: cairo.RecordingSurface, x_mm: float,
-           y_mm: float) -> None:
-    context.save()
-    context.translate(mm_to_pt(x_mm), mm_to_pt(y_mm))
-    context.set_source_surface(recording, 0, 0)
-    context.paint()
-    context.restore()
-
-
 def _pdf_box(rect: Rect, paper: Size) -> list[float]:
     """A rectangle in mm from the top-left, as a PDF box in points from the bottom-left."""
     x0 = mm_to_pt(rect.x_mm)
@@ -260,6 +391,22 @@ def _pdf_box(rect: Rect, paper: Size) -> list[float]:
 
 def _pdf_date(epoch: int) -> str:
     return time.strftime("D:%Y%m%d%H%M%SZ", time.gmtime(epoch))
+
+
+def _moved(rect: Rect, plan: PagePlan) -> Rect:
+    """Where a rectangle lands after the page's correction (a printer profile's offset)."""
+    t = plan.transform
+    if t is None:
+        return rect
+    cx, cy = plan.paper.width_mm / 2, plan.paper.height_mm / 2
+    return Rect(cx + (rect.x_mm - cx) * t.scale + t.dx_mm, cy + (rect.y_mm - cy) * t.scale +
+                t.dy_mm, rect.width_mm * t.scale, rect.height_mm * t.scale)
+
+
+def _clamped(rect: Rect, paper: Size) -> Rect:
+    x0, y0 = max(rect.x_mm, 0), max(rect.y_mm, 0)
+    x1, y1 = min(rect.right_mm, paper.width_mm), min(rect.bottom_mm, paper.height_mm)
+    return Rect(x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
 
 
 def finish_document(parts: list[bytes], pages: list[PagePlan], info: DocumentInfo) -> bytes:
@@ -281,10 +428,14 @@ def finish_document(parts: list[bytes], pages: list[PagePlan], info: DocumentInf
 def _finish_document(data: bytes, pages: list[PagePlan], info: DocumentInfo) -> bytes:
     with pikepdf.open(io.BytesIO(data)) as pdf:
         for page, plan in zip(pdf.pages, pages):
-            box = pikepdf.Array(_pdf_box(plan.trim, plan.paper))
-            page.obj.TrimBox = box
-            page.obj.BleedBox = box
-        preferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name.None_)
+            trim = _clamped(_moved(plan.trim, plan), plan.paper)
+            bleed = trim if plan.bleed is None else _clamped(_moved(plan.bleed, plan),
+                                                             plan.paper)
+            page.obj.TrimBox = pikepdf.Array(_pdf_box(trim, plan.paper))
+            page.obj.BleedBox = pikepdf.Array(_pdf_box(bleed, plan.paper))
+        # pikepdf spells the name /None as Name.None_ only in Python; the name written to the
+        # file must be /None, which is what viewers look for.
+        preferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))
         if info.duplex == "long-edge":
             preferences.Duplex = pikepdf.Name.DuplexFlipLongEdge
         elif info.duplex == "short-edge":
@@ -306,3 +457,14 @@ def _finish_document(data: bytes, pages: list[PagePlan], info: DocumentInfo) -> 
         out = io.BytesIO()
         pdf.save(out, min_version="1.7", deterministic_id=True)
     return out.getvalue()
+
+
+def render_png(svg: str, dpi: float, width_px: int | None = None,
+               height_px: int | None = None) -> bytes:
+    """One SVG document as a PNG at `dpi`, or at exactly `width_px` x `height_px` (then the
+    drawing's size in mm and the pixel size must agree, as for a shop's face)."""
+    from cairosvg.surface import PNGSurface
+
+    use_bundled_fonts()
+    return PNGSurface.convert(bytestring=svg.encode("utf-8"), dpi=dpi, url_fetcher=refuse_fetch,
+                              output_width=width_px, output_height=height_px)

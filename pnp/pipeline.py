@@ -9,12 +9,14 @@ rendered, and a template mistake is a located finding from check, never a crash 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .declarative import RULES_FILE, run_declared_rules
 from .findings import Findings, Location, display_path
 from .fonts import metrics
+from .layout import PrintOptions
 from .model import GAME_FILE, Game, load_game
 from .cache import BuildCache, output_key
 from .output import Staging
@@ -77,7 +79,8 @@ class CheckedGame:
         return self.game is not None and not self.findings.errors
 
 
-def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER) -> CheckedGame:
+def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
+               options: PrintOptions | None = None) -> CheckedGame:
     """Load, validate and model one game, run its rules, and draw everything a build on
     `paper` would draw."""
     findings = Findings()
@@ -104,7 +107,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER) -> Check
     for sheet in game.sheets.values():
         sheet.render(renderer)
     for sheet in game.sheets.values():
-        checked.outputs[sheet.name] = sheet.outputs(renderer, paper, findings)
+        checked.outputs[sheet.name] = sheet.outputs(renderer, paper, findings, options)
     findings.extend(renderer.findings)
     return checked
 
@@ -149,6 +152,8 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
     wanted, keys = [], []
     for sheet in sheets:
         for output in checked.outputs.get(sheet.name, []):
+            for notice in output.plans[0].notices if output.plans else ():
+                print(f"pnp build: {output.file_name}: note: {notice}", file=sys.stderr)
             key = output_key(output.plans, output.document) if record else ""
             if record and record.fresh(output.file_name, key):
                 continue

@@ -128,6 +128,8 @@ class Renderer:
         """Render one face; a broken or missing template, SVG that is not well-formed, or a
         drawing whose declared size is not `expect` becomes a finding, not a crash."""
         label = getattr(item, "label", "")
+        deck = context.get("deck")
+        self._safe = (expect, getattr(deck, "safe_mm", 0)) if expect is not None else None
         try:
             svg = self.env.get_template(template).render(card=item, **context)
         except OutsideError:  # the machine failed (a font, the disk), not the template
@@ -287,7 +289,33 @@ class Renderer:
                     f"text shrunk from {size_pt:g} pt to {fit.size_pt:g} pt to fit its box",
                     subject=label, field=field,
                     hint="shorten it a little if it should print at the designed size")
+        if where is not None and fit.fits:
+            self._check_safe_zone(fit, x, y, height, valign, where, label, field)
         return self._draw(fit, face.face, x, y, width, height, valign, fill)
+
+    def _check_safe_zone(self, fit, x, y, height, valign, where, label, field) -> None:
+        """A warning when the drawn text (not its box) reaches into the deck's safe margin,
+        where a slightly misaligned cut would trim it."""
+        if not getattr(self, "_safe", None) or not self._safe[1]:
+            return
+        size, safe = self._safe
+        runs = [run for line in fit.lines for run in line]
+        if not runs:
+            return
+        offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
+                  "bottom": height - fit.height_mm}[valign]
+        left = x + min(run.x_mm for run in runs)
+        right = x + max(run.x_mm + run.width_mm for run in runs)
+        top = y + max(offset, 0.0)
+        bottom = top + fit.height_mm
+        if (left < safe - 0.01 or top < safe - 0.01 or right > size.width_mm - safe + 0.01
+                or bottom > size.height_mm - safe + 0.01):
+            self.findings.warning(
+                "text-in-safe-margin", where,
+                f"text reaches into the {safe:g} mm safe margin of its "
+                f"{size.width_mm:g} x {size.height_mm:g} mm piece", subject=label, field=field,
+                hint="keep text inside the safe area (the deck's safe_mm), where a cut that "
+                     "wanders cannot trim it")
 
     def _check_characters(self, text, face, where, label, field) -> None:
         if where is None:

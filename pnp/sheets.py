@@ -17,8 +17,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .findings import Findings
-from .layout import Rect, builtin_layouts, impose
+from .inksaver import save_ink
+from .layout import PrintOptions, Rect, builtin_layouts, impose, sheet_file_name
 from .pdf import DocumentInfo, PagePlan, Placement
+from .printers import apply_printer
 from .render import Face, Renderer
 from .schema import Where
 from .stamps import render_stamped
@@ -47,7 +49,8 @@ class Sheet(Protocol):
 
     def render(self, renderer: Renderer) -> None: ...
 
-    def outputs(self, renderer: Renderer, paper: str, findings: Findings) -> list[Output]: ...
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]: ...
 
     def gallery(self) -> list[tuple[str, dict[str, str]]]: ...
 
@@ -70,6 +73,8 @@ class Deck:
     back: str | None  # None: the pieces have no back
     shape: str = "rect"
     where: Where = field(default_factory=Where)
+    bleed_mm: float = 25.4 / 8  # how far a face's drawing runs past the trim, when printed
+    safe_mm: float = 3  # text stays this far inside the trim
     fronts: list[Face] = field(default_factory=list)
     backs: list[Face] = field(default_factory=list)
 
@@ -82,12 +87,15 @@ class Deck:
 
         self.fronts, self.backs = side(self.front, "front"), side(self.back, "back")
 
-    def outputs(self, renderer: Renderer, paper: str, findings: Findings) -> list[Output]:
-        layout = builtin_layouts()["home"]
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]:
+        options = options or PrintOptions()
+        layout = (options.layouts or builtin_layouts())[options.layout]
         if self.back is None:
-            layout = replace(layout, duplex="none")
+            layout = replace(layout, duplex="none", backs="none")
         try:
-            pages = impose(len(self.items), self.size, paper, layout)
+            pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
+                           printer=options.printer_name, layout_name=options.layout)
         except ValueError:
             sheet = PAPERS[paper]
             findings.error("layout-too-large", self.where.of("size"),
@@ -97,9 +105,9 @@ class Deck:
                            "declare it as a board, which is tiled over the paper")
             return []
         sheets = max(page.number for page in pages)
+        ink = save_ink if options.ink_saver else (lambda svg: svg)
         plans = []
         for page in pages:
-            faces = self.fronts if page.side == "front" else self.backs
             furniture = {part: renderer.render(
                 FURNITURE_TEMPLATE, None, expect=page.paper, part=part, page=page, deck=self,
                 layout=layout, sheets=sheets, paper_name=paper).svg
@@ -107,11 +115,14 @@ class Deck:
             # The fixed furniture repeats on every page of a side, so it is placed like a
             # shared back and drawn once per document.
             placements = (Placement(0, 0, furniture["fixed"]), *(
-                Placement(slot.rect.x_mm, slot.rect.y_mm, faces[slot.index].svg)
+                Placement.for_slot(slot, ink((self.fronts if slot.face == "front" else
+                                              self.backs)[slot.index].svg))
                 for slot in page.slots))
-            plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements))
+            plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements,
+                                  bleed=page.bleed, side=page.side, notices=page.notices))
         document = document_info(renderer.info, self.title, paper_label(paper), layout.duplex)
-        return [Output(f"{self.name}-{paper}.pdf", plans, document)]
+        name = sheet_file_name(self.name, paper, options.layout, layout, options.ink_saver)
+        return [Output(name, apply_printer(plans, options.printer), document)]
 
     def gallery(self) -> list[tuple[str, dict[str, str]]]:
         return [(front.label, {"front": front.svg, **({"back": back.svg} if self.back else {})})
@@ -139,7 +150,8 @@ class Board:
             self.face = render_stamped(renderer, self.template, self.item, self.size,
                                        board=self)
 
-    def outputs(self, renderer: Renderer, paper: str, findings: Findings) -> list[Output]:
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]:
         svg = self.face.svg if self.face else ""
         whole = Rect(0, 0, *self.size)
         large = [PagePlan(self.size, whole, blank_svg(self.size), (Placement(0, 0, svg),))]
@@ -207,7 +219,8 @@ class Page:
         if renderer.exists(self.template, self.where.of("template")):
             self.preview = self.draw(renderer, GALLERY_PAPER, 1)
 
-    def outputs(self, renderer: Renderer, paper: str, findings: Findings) -> list[Output]:
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]:
         if self.preview is None:
             return []
         size = PAPERS[paper]

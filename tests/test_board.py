@@ -20,6 +20,7 @@ from pnp.cli import main
 from pnp.pipeline import Project, check_game, select_sheets
 
 from conftest import REPO, edit, line_of
+from pdfread import viewer_preferences
 
 MM_PER_PT = 25.4 / 72
 BOARD_MM = (558.8, 431.8)
@@ -137,7 +138,8 @@ def test_large_page_is_the_board_size_with_a_trim_box(built):
         width, height = (float(v) * MM_PER_PT for v in page.obj.MediaBox[2:])
         assert (width, height) == pytest.approx(BOARD_MM, abs=0.01)
         assert trim_box_mm(pdf, 0) == pytest.approx((0, 0, *BOARD_MM), abs=0.01)
-        assert pdf.Root.ViewerPreferences.PrintScaling == pikepdf.Name.None_
+    # Read back by qpdf: the name in the file must be /None (pikepdf once wrote /None_).
+    assert viewer_preferences(built / "board-large.pdf")["/PrintScaling"] == "/None"
 
 
 @pytest.mark.parametrize("name", ["board-large.pdf", "board-letter.pdf", "board-a4.pdf"])

@@ -118,6 +118,12 @@ def worth_by_label(path: Path, labels: set[str]) -> tuple[Counter, Counter]:
     return count, worth
 
 
+def _inside(char, box) -> bool:
+    x0, top, x1, bottom = box
+    return x0 <= char["x0"] and char["x1"] <= x1 and top <= char["top"] and \
+        char["bottom"] <= bottom
+
+
 def test_every_players_debt_tokens_cover_the_worst_case(out, players):
     colours = data("players.yaml")
     assert len(colours) >= players
@@ -127,8 +133,10 @@ def test_every_players_debt_tokens_cover_the_worst_case(out, players):
     count, worth = worth_by_label(out / "debt_tokens-letter.pdf",
                                   {c["name"].upper() for c in colours})
     with pdfplumber.open(out / "debt_tokens-letter.pdf") as pdf:
+        # Only what is printed on the tokens (inside each page's TrimBox), not the sheet's
+        # notes in the margin.
         initials = Counter(ch["text"] for page in pdf.pages for ch in page.chars
-                           if 2.2 <= pt_to_mm(ch["size"]) <= 2.6)
+                           if 2.2 <= pt_to_mm(ch["size"]) <= 2.6 and _inside(ch, page.trimbox))
     for colour in colours:
         name = colour["name"].upper()
         assert count[name] == initials[colour["initial"]] > 0, name  # colour name and initial

@@ -263,8 +263,6 @@ def test_every_card_board_and_page_sheet_credits_the_designer(out, paper):
         assert credited(path), path.name
 
 
-@pytest.mark.xfail(strict=True, reason="pnp lays small pieces out to the 7 mm minimum margin, "
-                   "then places the licence line below the crop marks, off the page")
 def test_sheets_of_small_pieces_credit_the_designer(out):
     assert all(credited(out / f"{deck}-{paper}.pdf")
                for deck in SMALL_PIECES for paper in PAPER_NAMES)
