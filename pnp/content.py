@@ -11,9 +11,11 @@ unnoticed. Every problem is one finding on one line with its file:line:col, neve
 
 from __future__ import annotations
 
+import hashlib
 import re
 import stat
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -179,12 +181,36 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
+# Composed documents by (shown path, SHA-256 of the bytes), with the findings composing them
+# gave: a check after an edit re-reads every file but composes only the one that changed.
+# Nodes are never modified after composing, so sharing them between checks is safe.
+_COMPOSED: OrderedDict[tuple[str, bytes], tuple[Document, list]] = OrderedDict()
+_COMPOSED_MAX = 256
+
+
 def load_document(path: Path, shown: str, findings: Findings) -> Document:
     """Read and compose one YAML file; every problem becomes a finding, never an exception."""
-    where = Location(shown)
-    raw = _read_capped(path, where, findings)
+    raw = _read_capped(path, Location(shown), findings)
     if raw is None:
         return Document(shown, None)
+    key = (shown, hashlib.sha256(raw).digest())
+    if key in _COMPOSED:
+        _COMPOSED.move_to_end(key)
+        document, found = _COMPOSED[key]
+        findings.extend(found)
+        return document
+    fresh = Findings()
+    document = _compose(raw, shown, fresh)
+    findings.extend(fresh)
+    _COMPOSED[key] = (document, list(fresh))
+    if len(_COMPOSED) > _COMPOSED_MAX:
+        _COMPOSED.popitem(last=False)
+    return document
+
+
+def _compose(raw: bytes, shown: str, findings: Findings) -> Document:
+    """Decode, check and compose a file's bytes; every problem becomes a finding."""
+    where = Location(shown)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -20,6 +20,7 @@ rules.yaml; the remaining rules still run. The format is documented in docs/rule
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -154,6 +155,13 @@ def _id_usable(declared: DeclaredRule, index: int, seen: dict, findings: Finding
     return True
 
 
+@functools.lru_cache(maxsize=4096)
+def names_used(source: str) -> tuple[str, ...]:
+    """The names a Jinja template source reads from its context, sorted (parsing is most of
+    a rule's cost, and a designer's rules rarely change between two checks)."""
+    return tuple(sorted(meta.find_undeclared_variables(_ENV.parse(source))))
+
+
 class _Compiled:
     """A rule's expressions and templates compiled, with every name they use checked."""
 
@@ -168,7 +176,7 @@ class _Compiled:
         where = self.declared.where.of(key)
         try:
             compiled = _ENV.compile_expression(source, undefined_to_none=False)
-            self._check_names(key, _ENV.parse("{{ (" + source + ") }}"), where)
+            self._check_names(key, "{{ (" + source + ") }}", where)
         except jinja2.TemplateSyntaxError as exc:
             raise RuleBroken(where, f"{key}: syntax error in '{source}': {exc.message}",
                              "write a Jinja expression, e.g. bank.max_shares >= 2") from None
@@ -178,15 +186,14 @@ class _Compiled:
         source = getattr(self.declared, key)
         where = self.declared.where.of(key)
         try:
-            parsed = _ENV.parse(source)
-            self._check_names(key, parsed, where)
+            self._check_names(key, source, where)
             return _ENV.from_string(source)
         except jinja2.TemplateSyntaxError as exc:
             raise RuleBroken(where, f"{key}: syntax error: {exc.message}",
                              "values go in {{ ... }}, e.g. {{ bank.max_shares }}") from None
 
-    def _check_names(self, key: str, parsed, where: Location) -> None:
-        for name in sorted(meta.find_undeclared_variables(parsed)):
+    def _check_names(self, key: str, source: str, where: Location) -> None:
+        for name in names_used(source):
             if name not in self.known:
                 raise RuleBroken(where, f"{key}: unknown name '{name}'",
                                  suggest(name, self.known) or

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -635,6 +635,14 @@ def furniture_sizes(notes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
 
 def place_furniture(paper: Size, pieces: list[Rect], marks: tuple[Line, ...],
                     notes: tuple[str, ...]) -> dict[str, Furniture] | None:
+    """A place in the margins for each piece of furniture (see `_place_furniture`)."""
+    placed = _place_furniture(paper, tuple(pieces), tuple(marks), tuple(notes))
+    return None if placed is None else dict(placed)
+
+
+@lru_cache(maxsize=1024)  # the same grid on the same paper, page after page
+def _place_furniture(paper: Size, pieces: tuple[Rect, ...], marks: tuple[Line, ...],
+                     notes: tuple[str, ...]) -> dict[str, Furniture] | None:
     """A place in the margins for the ruler, the note, the footer and the licence line.
 
     Each goes on the first side it prefers where a box of its size lies on the paper (at least

@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
-from jinja2 import meta
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
 from .content import Document, load_document, location_of
 from .csvdata import load_csv
-from .declarative import sandbox
+from .declarative import names_used, sandbox
 from .findings import NOWHERE, Findings, Location
 from .manifest import (NAME, record_class_name, RESERVED, SHEET_NAME, BoardSpec, DeckSpec, FieldReader, FieldSpec,
                        Manifest, PageSpec, RecordType, TableSpec, labelled, read_size)
@@ -68,8 +67,7 @@ class _Loader:
                       where: Location | None):
         def compile_template(text: str) -> jinja2.Template:
             try:
-                parsed = sandbox.parse(text)
-                unknown = sorted(meta.find_undeclared_variables(parsed) - set(specs))
+                unknown = sorted(set(names_used(text)) - set(specs))
                 if unknown:
                     self.findings.error("manifest-label", where or Location(self.game_shown),
                                         f"label names '{unknown[0]}', which is not a field",

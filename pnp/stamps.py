@@ -61,11 +61,23 @@ def _template_facts(renderer: Renderer, template: str) -> tuple[str, bool]:
     if template not in known:
         try:
             source = renderer.env.loader.get_source(renderer.env, template)[0]
-            reads_card = "card" in jinja2.meta.find_undeclared_variables(renderer.env.parse(source))
+            known[template] = _source_facts(renderer.env, source)
         except (jinja2.TemplateError, OSError, UnicodeDecodeError):
-            source, reads_card = "", True  # the render reports it; stamp from the data
-        known[template] = (hashlib.sha256(source.encode("utf-8")).hexdigest(), reads_card)
+            # the render reports it; stamp from the data
+            known[template] = (hashlib.sha256(b"").hexdigest(), True)
     return known[template]
+
+
+_FACTS: dict[str, tuple[str, bool]] = {}
+
+
+def _source_facts(env: jinja2.Environment, source: str) -> tuple[str, bool]:
+    """A template source's hash and whether it reads `card`, parsed once per process."""
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    if digest not in _FACTS:
+        _FACTS[digest] = (digest, "card" in jinja2.meta.find_undeclared_variables(
+            env.parse(source)))
+    return _FACTS[digest]
 
 
 def compute_stamp(renderer: Renderer, template: str, item: Any) -> str:
