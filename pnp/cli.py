@@ -97,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         "proof", parents=[common], help="write an HTML gallery of every face, with findings",
         description="Check, then write output/<game>/proof/index.html: every face as it will "
                     "print, each finding as a badge on its card. Works even when check fails.")
-    proof.add_argument("--card", metavar="NAME", help="only this card, e.g. 'Credit Swap'")
+    proof.add_argument("--card", metavar="NAME", help="only this card, by its title")
     proof.add_argument("--png", action="store_true", help="also write PNGs of the faces shown")
     proof.add_argument("--dpi", type=float, default=150, help="PNG resolution (default: 150)")
     proof.add_argument("--changed", action="store_true",
@@ -459,7 +459,7 @@ def cmd_proof(args) -> int:
         titles = [title for checked in checked_games for card in gallery_cards(checked)
                   for title in re.findall(r'"([^"]+)"', card.label)]
         raise UsageError(f"no card named '{args.card}'; " + (
-            suggest(args.card, titles) or "cards are named by title, e.g. 'Credit Swap'"))
+            suggest(args.card, titles) or "cards are named by their title"))
     out_dir = args.out or project.root / "output"
     _print_findings(findings)
     for checked in checked_games:

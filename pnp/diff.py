@@ -3,7 +3,7 @@ out.
 
 A card is a sheet's item (a deck's card with its front and back, a board, a page), matched by
 sheet and label. It is added, removed, or changed when any of its faces' SVG differs; a changed
-card names the fields whose values differ (`bank "Dixie Bank": dividend 3 -> 4`; long text just
+card names the fields whose values differ (`card "Ace": value 3 -> 4`; long text just
 `effect changed`), or the face alone when only its template or other data it draws changed.
 
 The visual proof shows each changed card's faces old and new side by side, the changed areas

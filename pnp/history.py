@@ -4,7 +4,7 @@ Each successful build writes `output/<game>/history/builds/NNNN.json.xz`, number
 JSON (xz-compressed; `xz -dc` reads it) holding for every face its sheet, label, side, version
 stamp, the hash of its SVG and the item's field values, and every distinct SVG once, so an old
 face can be shown beside the new one without the old content. A game's faces repeat one
-template many times, so a record of Downturn's 600 faces takes about 25 KB. Plain files beside
+template many times, so a record of a game of 600 faces takes about 25 KB. Plain files beside
 the PDFs, written through `output.Staging` with them: a build's record appears together with
 its PDFs or not at all.
 
