@@ -487,8 +487,9 @@ def cmd_list(args) -> int:
         print(f"{name}: {title}")
         if not checked.sheets:
             print("  (sheets unavailable until 'pnp check' is clean)")
+        width = max([12, *(len(sheet.name) for sheet in checked.sheets)])
         for sheet in checked.sheets:
-            print(f"  {sheet.name:<12} {sheet.describe()}")
+            print(f"  {sheet.name:<{width}} {sheet.describe()}")
     _print_findings(findings)
     return EXIT_ERRORS if findings.errors else EXIT_OK
 
