@@ -144,7 +144,6 @@ def build_numbers(out_dir: Path, game: str) -> list[int]:
 def record_build(checked, out_dir: Path, staging: Staging, *, paper: str,
                  git: str = "") -> int:
     """Stage the record of this build, with its faces' SVGs; its number."""
-    folder = history_dir(out_dir, checked.name)
     number = max(build_numbers(out_dir, checked.name), default=0) + 1
     snapshot = snapshot_of(checked)
     record = {

@@ -23,7 +23,7 @@ from .csvdata import load_csv
 from .declarative import names_used, sandbox
 from .findings import NOWHERE, Findings, Location
 from .manifest import (NAME, record_class_name, RESERVED, SHEET_NAME, BoardSpec, DeckSpec, FieldReader, FieldSpec,
-                       Manifest, PageSpec, RecordType, TableSpec, labelled, read_size)
+                       Manifest, PageSpec, RecordType, labelled, read_size)
 from .schema import INVALID, Image, Where, suggest, validate
 from .sheets import Board, Deck, Page, Sheet
 
@@ -212,7 +212,6 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
         return None
     game = Game(info, folder)
     reader = FieldReader(loader.game_shown, findings, loader.label_factory)
-    names = [*info.data, *info.decks]
     seen: dict[tuple[str, str], str] = {}
     for kind, specs in (("data", info.data), ("decks", info.decks), ("boards", info.boards),
                         ("pages", info.pages)):

@@ -54,6 +54,27 @@ def add_game(project: Path, game: str) -> None:
             shutil.copytree(REPO / folder / game, target)
 
 
+KIT_PAPERS = ("letter", "a4")
+
+
+@pytest.fixture(scope="session")
+def built_kit(tmp_path_factory):
+    """`built_kit(game)`: the output folder of a shipped game built once per test session (per
+    worker) on Letter and A4, every sheet, from the repository's content and templates."""
+    folders: dict[str, Path] = {}
+
+    def build(game: str) -> Path:
+        if game not in folders:
+            out = tmp_path_factory.mktemp(game)
+            for paper in KIT_PAPERS:
+                assert main(["build", "--root", str(REPO), "--game", game, "--sheets", "all",
+                             "--paper", paper, "--out", str(out)]) == 0
+            folders[game] = out / game
+        return folders[game]
+
+    return build
+
+
 @pytest.fixture
 def run(capsys):
     """Run `pnp ARGS...` in-process and capture its exit code and output."""

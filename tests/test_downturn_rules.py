@@ -8,7 +8,6 @@ an error at the file and line of the value at fault.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from pathlib import Path
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import re
-import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -39,16 +38,9 @@ def data(name: str):
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory) -> Path:
+def out(built_kit) -> Path:
     """Every Boomtown sheet, built once per test session on both papers."""
-    root = tmp_path_factory.mktemp("boomtown")
-    for folder in ("content", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
-    for paper in PAPER_NAMES:
-        code = main(["build", "--root", str(root), "--game", "boomtown", "--sheets", "all",
-                     "--paper", paper])
-        assert code == 0
-    return root / "output" / "boomtown"
+    return built_kit("boomtown")
 
 
 def fronts(pdf) -> list:
@@ -63,10 +55,8 @@ def big_words(page, min_mm: float) -> list[str]:
             if pt_to_mm(w["size"]) >= min_mm]
 
 
-
-def test_check_is_clean_even_strict(out, capsys):
-    root = out.parent.parent
-    assert main(["check", "--root", str(root), "--game", "boomtown", "--strict"]) == 0
+def test_check_is_clean_even_strict(capsys):
+    assert main(["check", "--root", str(REPO), "--game", "boomtown", "--strict"]) == 0
     assert "0 errors, 0 warnings" in capsys.readouterr().err
 
 # ---- the board --------------------------------------------------------------------------------

@@ -15,39 +15,19 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from pnp.cli import main
-from readback import font_names, images, amounts, close, mirrored, read_sheet
+from readback import amounts, close, mirrored, read_sheet
 
 SHEETS = ("workforce", "assets", "trust", "events", "aids")
 
 
 @pytest.fixture(scope="session")
-def crunch(tmp_path_factory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("crunch")
-    for paper in ("letter", "a4"):
-        assert main(["build", "--root", str(REPO), "--game", "crunch", "--sheets", "all",
-                     "--paper", paper, "--out", str(out)]) == 0
-    return {p.stem: p for p in (out / "crunch").glob("*.pdf")}
+def crunch(built_kit) -> dict[str, Path]:
+    return {p.stem: p for p in built_kit("crunch").glob("*.pdf")}
 
 
 @pytest.fixture(scope="session")
 def letter(crunch):
     return {name: read_sheet(crunch[f"{name}-letter"]) for name in SHEETS}
-
-
-def test_every_sheet_is_written_on_letter_and_a4(crunch):
-    assert set(crunch) == {f"{name}-{paper}" for name in SHEETS for paper in ("letter", "a4")}
-
-
-def test_every_sheet_is_vector_only(crunch):
-    """Cards are drawn, never rasterised: a raster page would print soft and weigh megabytes."""
-    assert {name: images(path) for name, path in crunch.items()} == {name: 0 for name in crunch}
-
-
-def test_every_sheet_embeds_only_the_bundled_fonts(crunch):
-    for path in crunch.values():
-        names = font_names(path)
-        assert names and all(n.startswith(("RobotoCondensed", "NotoSerif")) for n in names), names
 
 
 def test_every_fronts_page_has_a_backs_page_with_a_back_for_each_card(letter):

@@ -13,41 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
-from pnp.cli import main
-from readback import font_names, images, close, mirrored, read_sheet
+from readback import close, mirrored, read_sheet
 
 SHEETS = ("employees", "returns", "reference", "market")
 DEPARTMENTS = ("CORPORATE", "INVESTMENT", "LEGAL", "HR")
 
 
 @pytest.fixture(scope="session")
-def downsize(tmp_path_factory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("downsize")
-    for paper in ("letter", "a4"):
-        assert main(["build", "--root", str(REPO), "--game", "downsize", "--sheets", "all",
-                     "--paper", paper, "--out", str(out)]) == 0
-    return {p.stem: p for p in (out / "downsize").glob("*.pdf")}
+def downsize(built_kit) -> dict[str, Path]:
+    return {p.stem: p for p in built_kit("downsize").glob("*.pdf")}
 
 
 @pytest.fixture(scope="session")
 def letter(downsize):
     return {name: read_sheet(downsize[f"{name}-letter"]) for name in SHEETS}
-
-
-def test_every_sheet_is_written_on_letter_and_a4(downsize):
-    assert set(downsize) == {f"{name}-{paper}" for name in SHEETS for paper in ("letter", "a4")}
-
-
-def test_every_sheet_is_vector_only(downsize):
-    """Cards are drawn, never rasterised: a raster page would print soft and weigh megabytes."""
-    assert {name: images(path) for name, path in downsize.items()} == {name: 0 for name in downsize}
-
-
-def test_every_sheet_embeds_only_the_bundled_fonts(downsize):
-    for path in downsize.values():
-        names = font_names(path)
-        assert names and all(n.startswith(("RobotoCondensed", "NotoSerif")) for n in names), names
 
 
 def test_every_fronts_page_has_a_backs_page_with_a_back_for_each_card(letter):
