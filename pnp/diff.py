@@ -23,6 +23,7 @@ from typing import Any
 import jinja2
 
 from .history import FaceRecord, Snapshot
+from .proof import PAGE_STYLE
 
 SHORT_VALUE = 24  # a value this short on one line is shown as `old -> new`
 DIFF_DPI = 50  # rasterising for the changed areas: about 0.5 mm a pixel
@@ -240,14 +241,7 @@ _PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
 <meta charset="utf-8">
 <title>{{ title }}: changes since {{ since }}</title>
 <style>
-{% for face in fonts %}
-@font-face { font-family: "{{ face.family }}"; font-weight: {{ face.weight }};
-  src: url("fonts/{{ face.file }}") format("truetype"); }
-{% endfor %}
-body { font-family: "Roboto Condensed", sans-serif; margin: 1.5rem; background: #e9e6df;
-  color: #1b1b1b; }
-h1 { margin: 0 0 .3rem; } .summary { margin: 0 0 1rem; }
-.change { background: #fff; border: 2px solid #d0ccc2; border-radius: 6px; padding: .5rem;
+""" + PAGE_STYLE + """.change { background: #fff; border: 2px solid #d0ccc2; border-radius: 6px; padding: .5rem;
   margin: 0 0 1rem; }
 .change.added { border-color: #2e7d32; } .change.removed { border-color: #8a6d00; }
 .change h2 { font-size: 1rem; margin: 0 0 .4rem; }

@@ -194,6 +194,17 @@ def inline_svg(svg: str, prefix: str) -> Markup:
     return Markup(svg)
 
 
+# The bundled fonts and the page look, shared by the gallery and the diff page (pnp.diff).
+PAGE_STYLE = """\
+{% for face in fonts %}
+@font-face { font-family: "{{ face.family }}"; font-weight: {{ face.weight }};
+  src: url("fonts/{{ face.file }}") format("truetype"); }
+{% endfor %}
+body { font-family: "Roboto Condensed", sans-serif; margin: 1.5rem; background: #e9e6df;
+  color: #1b1b1b; }
+h1 { margin: 0 0 .3rem; } .summary { margin: 0 0 1rem; }
+"""
+
 _PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
                            trim_blocks=True, lstrip_blocks=True).from_string("""\
 <!DOCTYPE html>
@@ -202,14 +213,7 @@ _PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
 <meta charset="utf-8">
 <title>{{ title }}: proof</title>
 <style>
-{% for face in fonts %}
-@font-face { font-family: "{{ face.family }}"; font-weight: {{ face.weight }};
-  src: url("fonts/{{ face.file }}") format("truetype"); }
-{% endfor %}
-body { font-family: "Roboto Condensed", sans-serif; margin: 1.5rem; background: #e9e6df;
-  color: #1b1b1b; }
-h1 { margin: 0 0 .3rem; } .summary { margin: 0 0 1rem; }
-.sheet { margin: 0 0 2rem; } .sheet > h2 { border-bottom: 1px solid #999; }
+""" + PAGE_STYLE + """.sheet { margin: 0 0 2rem; } .sheet > h2 { border-bottom: 1px solid #999; }
 .cards { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .card { margin: 0; padding: .5rem; background: #fff; border: 2px solid #d0ccc2;
   border-radius: 6px; max-width: 100%; box-sizing: border-box; }
