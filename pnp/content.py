@@ -208,19 +208,18 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
     return document
 
 
-def _compose(raw: bytes, shown: str, findings: Findings) -> Document:
-    """Decode, check and compose a file's bytes; every problem becomes a finding."""
-    where = Location(shown)
+def decode_text(raw: bytes, shown: str, findings: Findings, *, encoding: str = "utf-8",
+                hint: str = "save the file as UTF-8") -> str | None:
+    """A content file's bytes as text, or None with a finding: not UTF-8, or holding a
+    character that cannot be printed (YAML and CSV files alike)."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        findings.error(
-            "file-encoding", Location(shown, line, column),
-            f"byte 0x{raw[exc.start]:02x} is not valid UTF-8", hint="save the file as UTF-8",
-        )
-        return Document(shown, None)
+        findings.error("file-encoding", Location(shown, line, column),
+                       f"byte 0x{raw[exc.start]:02x} is not valid UTF-8", hint=hint)
+        return None
     bad = _REFUSED_RAW.search(text)
     if bad:
         line, column = _position(text, bad.start())
@@ -229,6 +228,15 @@ def _compose(raw: bytes, shown: str, findings: Findings) -> Document:
         findings.error("text-control-char", Location(shown, line, column),
                        f"contains {describe_char(bad.group())}{more}",
                        hint="remove it; it cannot be printed")
+        return None
+    return text
+
+
+def _compose(raw: bytes, shown: str, findings: Findings) -> Document:
+    """Decode, check and compose a file's bytes; every problem becomes a finding."""
+    where = Location(shown)
+    text = decode_text(raw, shown, findings)
+    if text is None:
         return Document(shown, None)
     try:
         loader = StrictLoader(text, shown, findings)

@@ -17,7 +17,7 @@ from pathlib import Path
 from yaml.error import Mark
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .content import _REFUSED_RAW, Document, _position, _read_capped, describe_char, printable
+from .content import Document, _read_capped, decode_text, printable
 from .findings import Findings, Location
 
 _STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
@@ -35,20 +35,10 @@ def load_csv(path: Path, shown: str, findings: Findings) -> Document:
     raw = _read_capped(path, where, findings)
     if raw is None:
         return Document(shown, None)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        findings.error("file-encoding", Location(shown, line, 1),
-                       f"byte 0x{raw[exc.start]:02x} is not valid UTF-8",
+    # A spreadsheet may start the file with a byte-order mark; it is not part of the header.
+    text = decode_text(raw, shown, findings, encoding="utf-8-sig",
                        hint="save the file as UTF-8 (in a spreadsheet: CSV UTF-8)")
-        return Document(shown, None)
-    bad = _REFUSED_RAW.search(text.replace("\r", ""))
-    if bad:
-        line, column = _position(text.replace("\r", ""), bad.start())
-        findings.error("text-control-char", Location(shown, line, column),
-                       f"contains {describe_char(bad.group())}",
-                       hint="remove it; it cannot be printed")
+    if text is None:
         return Document(shown, None)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:

@@ -151,6 +151,8 @@ MISTAKES = [
     ("size-without-unit", MANIFEST, "size: 20 mm", "size: 20", "manifest-size", "size: 20"),
     ("quantity-minus-one", CSV, "shuffle this card back into the deck.,2",
      "shuffle this card back into the deck.,-1", "schema-range", 54),
+    ("control-char-in-csv", CSV, "Ace of Loans,Loans,", "Ace\x07of Loans,Loans,",
+     "text-control-char", 2),
     ("bad-csv-cell", CSV, "Ace of Loans,Loans,1,", "Ace of Loans,Loans,x,", "schema-type", 2),
     ("csv-ref-unknown", CSV, "Ace of Loans,Loans,", "Ace of Loans,Loan,", "ref-unknown", 2),
     ("malformed-template-xml", TEMPLATES / "card-back.svg.j2", 'stroke-width="0.8"/>',
