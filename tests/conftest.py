@@ -54,6 +54,28 @@ def add_game(project: Path, game: str) -> None:
             shutil.copytree(REPO / folder / game, target)
 
 
+BASELINE_SHEETS = ("--sheets", "events,banks")
+
+
+def retitled_build(root: Path) -> Path:
+    """Downturn built in `root` (events and banks), then its title changed, so that a rebuild
+    would write different bytes: a project with good earlier PDFs to lose."""
+    add_game(root, PROJECT_GAME)
+    assert main(["build", "--root", str(root), *BASELINE_SHEETS]) == 0
+    game = root / "content" / PROJECT_GAME / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "title: Downturn", "title: Downturn Revised", 1), encoding="utf-8")
+    return root
+
+
+def copy_as_cwd(baseline: Path, tmp_path: Path, monkeypatch) -> Path:
+    """A fresh copy of a baseline project as the current directory."""
+    copy = tmp_path / "project"
+    shutil.copytree(baseline, copy)
+    monkeypatch.chdir(copy)
+    return copy
+
+
 KIT_PAPERS = ("letter", "a4")
 
 

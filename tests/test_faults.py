@@ -37,11 +37,11 @@ from pnp.cli import main
 from pnp.findings import MAX_WORD, Finding, Location, Severity
 from pnp.output import OLD_PREFIX, STAGING_PREFIX
 
-from conftest import add_game
+from conftest import BASELINE_SHEETS, copy_as_cwd, retitled_build
 
 REPO = Path(__file__).resolve().parent.parent
 FAULTS = Path(__file__).parent / "data" / "faults"
-SHEETS = ("--sheets", "events,banks")
+SHEETS = BASELINE_SHEETS
 OUT = Path("output/downturn")
 EARLIER = {"events-letter.pdf", "banks-letter.pdf"}
 ROOT = os.geteuid() == 0
@@ -51,23 +51,14 @@ ROOT = os.geteuid() == 0
 
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory) -> Path:
-    """A project built once (events and banks), its title since changed so a rebuild differs."""
-    root = tmp_path_factory.mktemp("faults")
-    shutil.copytree(REPO / "templates", root / "templates")
-    add_game(root, "downturn")  # Downturn's sheets only: the other games' proofs would not fit
-    assert main(["build", "--root", str(root), *SHEETS]) == 0
-    game = root / "content/downturn/game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace(
-        "title: Downturn", "title: Downturn Revised", 1), encoding="utf-8")
-    return root
+    """A project built once (Downturn's events and banks only: the other games' proofs would
+    not fit the small test disk), its title since changed so a rebuild differs."""
+    return retitled_build(tmp_path_factory.mktemp("faults"))
 
 
 @pytest.fixture
 def project(baseline, tmp_path, monkeypatch) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(baseline, copy)
-    monkeypatch.chdir(copy)
-    return copy
+    return copy_as_cwd(baseline, tmp_path, monkeypatch)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

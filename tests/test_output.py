@@ -9,7 +9,6 @@ lands at the worst moment every time rather than by luck of timing.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,13 +21,12 @@ import pytest
 
 import pnp.cli
 import pnp.parallel
-from pnp.cli import main
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
 
-from conftest import add_game
+from conftest import BASELINE_SHEETS, copy_as_cwd, retitled_build
 
 REPO = Path(__file__).resolve().parent.parent
-SHEETS = ("--sheets", "events,banks")
+SHEETS = BASELINE_SHEETS
 OUT = Path("output/downturn")
 
 PAUSED_BUILD = textwrap.dedent("""
@@ -62,32 +60,16 @@ def _staging_files(root: Path) -> list[Path]:
     return sorted(root.rglob(STAGING_PREFIX + "*"))
 
 
-def _retitle(project: Path) -> None:
-    """Change the content so that a new build would give different bytes."""
-    game = project / "content/downturn/game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace("title: Downturn",
-                                                             "title: Downturn Revised", 1),
-                    encoding="utf-8")
-
-
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory) -> Path:
     """A project with a good earlier build, its content since changed; built once per module."""
-    root = tmp_path_factory.mktemp("baseline")
-    shutil.copytree(REPO / "templates", root / "templates")
-    add_game(root, "downturn")  # these tests are about Downturn's sheets
-    assert main(["build", "--root", str(root), *SHEETS]) == 0
-    _retitle(root)
-    return root
+    return retitled_build(tmp_path_factory.mktemp("baseline"))
 
 
 @pytest.fixture
 def project(baseline, tmp_path, monkeypatch) -> Path:
     """A fresh copy of the baseline project as the current directory."""
-    copy = tmp_path / "project"
-    shutil.copytree(baseline, copy)
-    monkeypatch.chdir(copy)
-    return copy
+    return copy_as_cwd(baseline, tmp_path, monkeypatch)
 
 
 @pytest.fixture
