@@ -11,8 +11,8 @@ gzip-compressed (a 1 MB svgz can inflate to gigabytes), must refer only to its o
 may draw at most MAX_SVG_ELEMENTS elements once every `<use>` and `url(#...)` reference is
 expanded, so a reference bomb is refused in milliseconds instead of rendering for minutes.
 Raster images are measured from their header (`image_size`, without decoding a pixel) and
-refused above MAX_IMAGE_PIXELS, also when embedded in SVG as a `data:` image. `pdf.refuse_fetch`
-stays the default for our own templates, which never load anything; `art.check_art` is the
+refused above MAX_IMAGE_PIXELS, also when embedded in SVG as a `data:` image. `refuse_fetch`
+is the fetcher for our own templates, which never load anything; `art.check_art` is the
 check for an image named by content.
 """
 
@@ -24,14 +24,12 @@ import struct
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlparse
-from urllib.request import urlopen
 
 import defusedxml.ElementTree as SafeXML
 from defusedxml import DefusedXmlException
 
 from .bounded import svg_draw_problem
 from .findings import Findings, Location
-from .pdf import RefusedFetch
 
 MAX_ASSET_BYTES = 5_000_000
 MAX_SVG_ELEMENTS = 20_000  # elements drawn once every reference is expanded
@@ -202,7 +200,7 @@ def _weight(element, by_id: dict, memo: dict, active: set) -> int:
 def _data_image_weight(url: str) -> int:
     """An embedded SVG image is drawn in full wherever the <image> is drawn."""
     try:
-        data = urlopen(url).read()  # data: URLs only: decoded in memory, no network
+        data = _decoded(url)  # data: URLs only: decoded in memory, no network
     except (OSError, ValueError):
         return 1  # cairosvg will fail to read it too
     if b"<svg" not in data:
@@ -307,7 +305,32 @@ def _local(tag) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-# -- the fetcher ---------------------------------------------------------------------------------
+# -- the fetchers --------------------------------------------------------------------------------
+
+class RefusedFetch(Exception):
+    pass
+
+
+def _decoded(url: str) -> bytes:
+    """A `data:` URL's bytes, decoded in memory by urllib's DataHandler (never the network)."""
+    from urllib.request import urlopen
+
+    with urlopen(url) as handle:
+        return handle.read()
+
+
+def refuse_fetch(url: str, resource_type: str) -> bytes:
+    """cairosvg's fetcher for pnp's own templates: a face may embed checked art as a `data:`
+    image (the `image()` template helper does); nothing else, no file and no network, is
+    ever read."""
+    if url.startswith("data:image/") and resource_type.startswith("image/"):
+        problem = check_asset_bytes(data := _decoded(url))
+        if problem is None:
+            return data
+        raise RefusedFetch(f"refused an embedded image: it {problem}")
+    raise RefusedFetch(f"refused to fetch {url[:80]!r}: templates may not load external "
+                       "resources")
+
 
 def confined_fetcher(game_dir: Path) -> Callable[[str, str], bytes]:
     """A cairosvg url_fetcher reading only `data:` URLs and checked files inside `game_dir`."""
@@ -317,7 +340,7 @@ def confined_fetcher(game_dir: Path) -> Callable[[str, str], bytes]:
         if not resource_type.startswith("image/"):
             raise RefusedFetch(f"refused to fetch {url[:80]!r}: only images may be loaded")
         if url.startswith("data:"):
-            data = urlopen(url).read()  # DataHandler: decoded in memory, never the network
+            data = _decoded(url)
         else:
             data = _read_inside(root, url)
         problem = check_asset_bytes(data)
@@ -345,5 +368,6 @@ def _read_inside(root: Path, url: str) -> bytes:
 
 __all__ = [
     "MAX_ASSET_BYTES", "MAX_IMAGE_PIXELS", "MAX_SVG_ELEMENTS", "RefusedFetch",
-    "check_asset_bytes", "check_svg_asset", "confined_fetcher", "image_size", "resolve_asset",
+    "check_asset_bytes", "check_svg_asset", "confined_fetcher", "image_size", "refuse_fetch",
+    "resolve_asset",
 ]

@@ -321,7 +321,8 @@ def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[Sho
              paper_name: str, info) -> bytes:
     """One row per changed face: old on the left, new on the right, changed areas outlined."""
     from .layout import Rect
-    from .pdf import DocumentInfo, PagePlan, Placement, render_pdf
+    from .pdf import render_pdf
+    from .plans import DocumentInfo, PagePlan, Placement
     from .sheets import blank_svg
     from .units import PAPERS
 

@@ -15,131 +15,23 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-import os
 import re
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from urllib.request import urlopen
 
 import cairocffi as cairo
 import cairosvg.parser
 import cairosvg.surface
 import pikepdf
 
+from .assets import refuse_fetch
 from .fasttext import draw_text
 from .fonts import use_bundled_fonts
-from .layout import Rect, Slot
+from .layout import Rect
+from .plans import DocumentInfo, PagePlan, PageTransform, svg_size_mm
 from .units import Size, mm_to_pt
-
-
-@dataclass(frozen=True)
-class Placement:
-    x_mm: float  # the top-left of what shows on the page (the trim box, turned if rotated)
-    y_mm: float
-    svg: str
-    clip: Rect | None = None  # on the page: only this part of the drawing shows
-    scale: float = 1  # drawn at this fraction of its size (a thumbnail)
-    rotate: int = 0  # degrees clockwise: 0, 90, 180 or 270
-    inset_mm: float = 0  # the drawing starts this far up and left of the trim (its bleed)
-
-    @classmethod
-    def for_slot(cls, slot: Slot, svg: str) -> "Placement":
-        """A face in its slot: turned as the slot says, its viewport grown by the bleed."""
-        if slot.bleed_mm:
-            svg = grow_viewport(svg, slot.bleed_mm)
-        return cls(slot.rect.x_mm, slot.rect.y_mm, svg, rotate=slot.rotate % 360,
-                   inset_mm=slot.bleed_mm)
-
-
-@dataclass(frozen=True)
-class PageTransform:
-    """A correction applied to everything on a page: scale about the page centre, then shift.
-
-    A printer profile gives each backs page one, so the backs land where the fronts are.
-    """
-
-    dx_mm: float = 0
-    dy_mm: float = 0
-    scale: float = 1
-
-
-@dataclass(frozen=True)
-class PagePlan:
-    paper: Size
-    trim: Rect
-    furniture: str  # the page-sized SVG with crop marks, ruler and notes
-    placements: tuple[Placement, ...]
-    bleed: Rect | None = None  # the PDF BleedBox; the TrimBox when None
-    side: str = "front"  # front, back or fold
-    transform: PageTransform | None = None
-    notices: tuple[str, ...] = ()  # what imposition had to change, for `pnp build` to say
-
-
-_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
-_ATTR = r'(?<![-\w:]){}\s*=\s*"([^"]*)"'  # not stroke-width, not a namespaced name
-
-
-def grow_viewport(svg: str, bleed_mm: float, bleed_y_mm: float | None = None) -> str:
-    """The same drawing with `bleed_mm` more of it showing on every side (`bleed_y_mm` above
-    and below, when given).
-
-    A face's root declares its size in mm and a viewBox; drawing that runs past the viewBox
-    (a background meant to bleed) is shown by widening both. A root without a mm size is
-    returned unchanged.
-    """
-    root = _ROOT.search(svg)
-    if root is None:
-        return svg
-    tag = root.group()
-    width = re.search(_ATTR.format("width"), tag)
-    height = re.search(_ATTR.format("height"), tag)
-    box = re.search(_ATTR.format("viewBox"), tag)
-    if not (width and height and box) or not width.group(1).endswith("mm") \
-            or not height.group(1).endswith("mm"):
-        return svg
-    w_mm, h_mm = float(width.group(1)[:-2]), float(height.group(1)[:-2])
-    x, y, vw, vh = (float(v) for v in box.group(1).replace(",", " ").split())
-    by_mm = bleed_mm if bleed_y_mm is None else bleed_y_mm
-    ux, uy = bleed_mm * vw / w_mm, by_mm * vh / h_mm
-    new = tag
-    for pattern, value in ((_ATTR.format("width"), f"{w_mm + 2 * bleed_mm:.4f}mm"),
-                           (_ATTR.format("height"), f"{h_mm + 2 * by_mm:.4f}mm"),
-                           (_ATTR.format("viewBox"),
-                            f"{x - ux:.4f} {y - uy:.4f} {vw + 2 * ux:.4f} {vh + 2 * uy:.4f}")):
-        new = re.sub(pattern, lambda m, v=value: m.group().replace(m.group(1), v), new, count=1)
-    return svg[: root.start()] + new + svg[root.end():]
-
-
-@dataclass(frozen=True)
-class DocumentInfo:
-    title: str
-    author: str
-    subject: str
-    keywords: str = ""
-    duplex: str = "long-edge"
-
-
-class RefusedFetch(Exception):
-    pass
-
-
-def refuse_fetch(url: str, resource_type: str):
-    """cairosvg's fetcher: a face may embed checked art as a `data:` image (the `image()`
-    template helper does); nothing else, no file and no network, is ever read."""
-    if url.startswith("data:image/") and resource_type.startswith("image/"):
-        from .assets import check_asset_bytes
-
-        with urlopen(url) as handle:  # a data: URL is decoded in memory, never fetched
-            data = handle.read()
-        problem = check_asset_bytes(data)
-        if problem is None:
-            return data
-        raise RefusedFetch(f"refused an embedded image: it {problem}")
-    raise RefusedFetch(f"refused to fetch {url[:80]!r}: templates may not load external "
-                       "resources")
 
 
 class _PlacedSurface(cairosvg.surface.Surface):
@@ -206,18 +98,6 @@ def _placement_steps(x_mm: float, y_mm: float, svg_size: tuple[float, float] | N
     if scale != 1:
         steps.append(("scale", scale))
     return tuple(steps)
-
-
-def svg_size_mm(svg: str) -> tuple[float, float] | None:
-    root = _ROOT.search(svg)
-    if root is None:
-        return None
-    width = re.search(_ATTR.format("width"), root.group())
-    height = re.search(_ATTR.format("height"), root.group())
-    if not (width and height and width.group(1).endswith("mm")
-            and height.group(1).endswith("mm")):
-        return None
-    return float(width.group(1)[:-2]), float(height.group(1)[:-2])
 
 
 def _viewport_clip(size: tuple[float, float] | None) -> tuple:
@@ -451,9 +331,8 @@ def _finish_document(data: bytes, pages: list[PagePlan], info: DocumentInfo) -> 
         docinfo.Producer = "pnp (cairo, pikepdf)"
         if info.keywords:
             docinfo.Keywords = info.keywords
-        epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-        if epoch.isdigit():
-            docinfo.CreationDate = docinfo.ModDate = _pdf_date(int(epoch))
+        if info.date_epoch is not None:
+            docinfo.CreationDate = docinfo.ModDate = _pdf_date(info.date_epoch)
         out = io.BytesIO()
         pdf.save(out, min_version="1.7", deterministic_id=True)
     return out.getvalue()

@@ -91,7 +91,7 @@ def scale_from_readings(left_x_mm: float, right_x_mm: float, paper: Size) -> flo
 
 def apply_printer(plans: list, profile: PrinterProfile | None) -> list:
     """Every backs page corrected by the profile; the other pages as they were."""
-    from .pdf import PageTransform
+    from .plans import PageTransform
 
     if profile is None:
         return plans
@@ -184,7 +184,7 @@ def calibration_back(paper: Size, duplex: str) -> str:
 def calibration_plans(paper_name: str, duplex: str = "long-edge"):
     """The calibration sheet as page plans for `render_pdf`."""
     from .layout import Rect
-    from .pdf import PagePlan
+    from .plans import PagePlan
 
     paper = PAPERS[paper_name]
     whole = Rect(0, 0, *paper)

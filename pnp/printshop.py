@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .pdf import grow_viewport, render_png
+from .plans import grow_viewport
 from .units import MM_PER_INCH, Size, inch_to_mm
 
 
@@ -51,6 +51,8 @@ def shop_face_svg(svg: str, size: Size, shop: ShopProfile) -> str:
 def shop_pngs(deck_name: str, fronts: list[str], backs: list[str] | None, size: Size,
               shop: ShopProfile) -> list[tuple[str, bytes]]:
     """(file name, PNG) for every face, in the shop's order."""
+    from .pdf import render_png  # drawing, only when exporting (the CLI reads SHOPS)
+
     width, height = face_pixels(shop, size)
     files = []
     for index, front in enumerate(fronts, start=1):

@@ -169,7 +169,7 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
 def svg_to_png(svg: str, dpi: float) -> bytes:
     from cairosvg.surface import PNGSurface
 
-    from .pdf import refuse_fetch
+    from .assets import refuse_fetch
 
     use_bundled_fonts()
     return PNGSurface.convert(bytestring=svg.encode("utf-8"), dpi=dpi, url_fetcher=refuse_fetch)

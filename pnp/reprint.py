@@ -18,7 +18,7 @@ from markupsafe import escape
 from .diff import Change
 from .findings import Findings
 from .layout import Rect
-from .pdf import DocumentInfo, PagePlan, Placement
+from .plans import DocumentInfo, PagePlan, Placement
 from .sheets import blank_svg, document_info, paper_label
 from .units import PAPERS
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from .findings import Findings
 from .inksaver import save_ink
 from .layout import PrintOptions, Rect, builtin_layouts, impose, sheet_file_name
-from .pdf import DocumentInfo, PagePlan, Placement
+from .plans import DocumentInfo, PagePlan, Placement
 from .printers import apply_printer
 from .render import Face, Renderer
 from .schema import Where

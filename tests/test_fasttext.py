@@ -13,7 +13,8 @@ from PIL import ImageChops
 
 import pnp.pdf
 from pnp.layout import Rect
-from pnp.pdf import DocumentInfo, PagePlan, render_pdf
+from pnp.pdf import render_pdf
+from pnp.plans import DocumentInfo, PagePlan
 from pnp.units import Size
 
 PAPER = Size(100, 60)

@@ -37,7 +37,8 @@ from pnp.assets import (
 )
 from pnp.content import load_document
 from pnp.findings import Findings, Location
-from pnp.pdf import RefusedFetch, draw_svg
+from pnp.assets import RefusedFetch
+from pnp.pdf import draw_svg
 from pnp.pipeline import Project, check_game
 from pnp.schema import Colour, validate
 

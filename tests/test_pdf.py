@@ -239,7 +239,8 @@ def test_a_shared_face_with_strokes_at_its_edge_stays_vector(x_mm):
     """cairo 1.16 turns a painted recording into a page-sized image at some positions when
     several strokes touch the face's edge (a pinstriped back); pnp must draw it as vectors."""
     from pnp.layout import Rect
-    from pnp.pdf import DocumentInfo, PagePlan, Placement, render_pdf
+    from pnp.pdf import render_pdf
+    from pnp.plans import DocumentInfo, PagePlan, Placement
     from pnp.units import Size
 
     stripes = "".join(f'<line x1="{0.8 + i * 1.6:.1f}" y1="0" x2="{0.8 + i * 1.6:.1f}" y2="88" '
