@@ -1,5 +1,6 @@
 """Compiled Jinja, kept between runs: template and expression source in; Python code out,
-compiled once per source text rather than once per process.
+compiled once per source text rather than once per process; likewise whether a template
+reads a given variable (`reads_name`).
 
 Turning Jinja into Python (lexing, parsing, generating and compiling code) is most of what a
 first `pnp check` does. The result depends only on the source text, the environment's syntax
@@ -12,40 +13,21 @@ written or unmarshalled is ignored and the source is compiled as before.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
-import os
-import sys
-from functools import cache
 from pathlib import Path
 from types import CodeType
 
 import jinja2
+import jinja2.meta
 from jinja2 import nodes
 from jinja2.environment import TemplateExpression
 from jinja2.exceptions import TemplateSyntaxError
 from jinja2.parser import Parser
 
-from .quick import cache_home
+from . import usercache
 
 # The modules whose environments' settings shape the generated code.
 _SETTINGS = ("render.py", "declarative.py", "jinjacache.py")
-
-
-@cache
-def folder() -> Path | None:
-    base = cache_home()
-    salt = hashlib.sha256()
-    here = Path(__file__).parent
-    for name in _SETTINGS:
-        salt.update((here / name).read_bytes())
-    path = Path(base) / (f"jinja-{jinja2.__version__}-{sys.implementation.cache_tag}-"
-                         f"{salt.hexdigest()[:16]}")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return path
 
 
 def _options(env: jinja2.Environment) -> str:
@@ -60,33 +42,32 @@ def _options(env: jinja2.Environment) -> str:
                  sorted(getattr(env, "intercepted_binops", ()))))
 
 
-def _path(key: str) -> Path | None:
-    where = folder()
-    return None if where is None else where / (hashlib.sha256(key.encode()).hexdigest()
-                                                + ".code")
+def _folder() -> Path | None:
+    return usercache.folder(f"jinja-{jinja2.__version__}", *_SETTINGS)
 
 
-def _load(key: str) -> CodeType | None:
-    path = _path(key)
-    if path is None:
-        return None
+def _load(key: str, kind: type = CodeType):
+    data = usercache.read(_folder(), key)
     try:
-        code = marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
+        value = marshal.loads(data) if data is not None else None
+    except (ValueError, EOFError, TypeError):
         return None
-    return code if isinstance(code, CodeType) else None
+    return value if isinstance(value, kind) else None
 
 
-def _store(key: str, code: CodeType) -> None:
-    path = _path(key)
-    if path is None:
-        return
-    try:
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(marshal.dumps(code))
-        os.replace(temporary, path)
-    except OSError:
-        pass
+def _store(key: str, value) -> None:
+    usercache.write(_folder(), key, marshal.dumps(value))
+
+
+def reads_name(env: jinja2.Environment, source: str, name: str) -> bool:
+    """Whether a template source reads the variable `name` from its context; parsing a
+    template for this costs as much as compiling it, so the answer is kept like code."""
+    key = f"reads\0{_options(env)}\0{name}\0{source}"
+    known = _load(key, bool)
+    if known is None:
+        known = name in jinja2.meta.find_undeclared_variables(env.parse(source))
+        _store(key, known)
+    return known
 
 
 class CachedCompiling:

@@ -23,9 +23,9 @@ import weakref
 from typing import Any
 
 import jinja2
-import jinja2.meta
 from markupsafe import escape
 
+from .jinjacache import reads_name
 from .render import Face, Renderer, _number
 from .units import Size
 
@@ -75,8 +75,7 @@ def _source_facts(env: jinja2.Environment, source: str) -> tuple[str, bool]:
     """A template source's hash and whether it reads `card`, parsed once per process."""
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     if digest not in _FACTS:
-        _FACTS[digest] = (digest, "card" in jinja2.meta.find_undeclared_variables(
-            env.parse(source)))
+        _FACTS[digest] = (digest, reads_name(env, source, "card"))
     return _FACTS[digest]
 
 
