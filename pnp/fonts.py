@@ -5,21 +5,23 @@ whatever the machine has installed and silently substitute unknown names, so the
 would print differently on two machines. Instead pnp makes a private fontconfig configuration
 holding only the bundled files and makes it current before anything is drawn: every PDF embeds
 exactly these fonts, everywhere. Measuring uses reportlab's reader of the same files; its
-advance widths are the ones cairo uses when it draws (neither applies kerning).
+advance widths are the ones cairo uses when it draws (neither applies kerning). What it reads
+(advance widths, ascent, descent, which characters have glyphs) is kept in the user's cache
+by the font file's SHA-256, so a check does not parse the fonts, or load reportlab, each run.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import hashlib
+import marshal
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
-from reportlab.pdfbase.pdfmetrics import registerFont
-from reportlab.pdfbase.ttfonts import TTFont
-
+from . import usercache
 from .errors import OutsideError
 
 
@@ -49,28 +51,32 @@ def font_dir() -> Path:
 
 @dataclass(frozen=True)
 class Metrics:
-    """Measures strings in one face; sizes in points, lengths in millimetres."""
+    """Measures strings in one face; sizes in points, lengths in millimetres. Widths are in
+    thousandths of the font size, as reportlab reads them."""
 
     face: FontFace
-    ttf: TTFont
+    ascent_units: float
+    descent_units: float  # negative: below the baseline
+    widths: dict[int, float]  # code point -> advance width
+    default_width: float  # for a code point the font has no glyph for
+    drawable: frozenset[int]  # code points with a glyph
 
     @property
     def ascent(self) -> float:
         """Ascent as a fraction of the font size."""
-        return self.ttf.face.ascent / 1000
+        return self.ascent_units / 1000
 
     @property
     def descent(self) -> float:
         """Descent below the baseline as a positive fraction of the font size."""
-        return -self.ttf.face.descent / 1000
+        return -self.descent_units / 1000
 
     def width_mm(self, text: str, size_pt: float) -> float:
         return _width_mm(self.face.role, text, size_pt)
 
     def missing(self, text: str) -> list[str]:
         """Characters the font cannot draw (they would print as empty boxes)."""
-        cmap = self.ttf.face.charToGlyph
-        return sorted({ch for ch in text if ord(ch) not in cmap and ch not in "\n\t"})
+        return sorted({ch for ch in text if ord(ch) not in self.drawable and ch not in "\n\t"})
 
 
 @cache
@@ -78,11 +84,32 @@ def metrics(role: str) -> Metrics:
     face = FACES[role]
     path = font_dir() / face.file
     try:
-        ttf = TTFont(f"pnp-{role}", str(path))
+        data = path.read_bytes()
+    except OSError as exc:
+        raise _font_error(path, f"cannot be read ({exc.strerror or exc})") from exc
+    where = usercache.folder("font-metrics", "fonts.py")
+    key = hashlib.sha256(data).hexdigest()
+    try:
+        kept = marshal.loads(usercache.read(where, key) or b"N")
+        ascent, descent, widths, default, drawable = kept
+    except (ValueError, EOFError, TypeError):
+        ascent, descent, widths, default, drawable = kept = _read_metrics(path)
+        usercache.write(where, key, marshal.dumps(kept))
+    return Metrics(face, ascent, descent, widths, default, frozenset(drawable))
+
+
+def _read_metrics(path: Path) -> tuple:
+    """(ascent, descent, widths, default width, code points with a glyph) as reportlab reads
+    the font file."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    try:
+        ttf = TTFont(f"pnp-{path.stem}", str(path))
     except Exception as exc:  # reportlab says TTFError, or OSError, for a missing or broken file
         raise _font_error(path, f"cannot be read ({' '.join(str(exc).split())[:120]})") from exc
-    registerFont(ttf)
-    return Metrics(face, ttf)
+    face = ttf.face
+    return (float(face.ascent), float(face.descent), {int(k): float(v) for k, v in
+            face.charWidths.items()}, float(face.defaultWidth), set(face.charToGlyph))
 
 
 def require_fonts() -> None:
@@ -93,8 +120,26 @@ def require_fonts() -> None:
 
 @lru_cache(maxsize=65536)
 def _width_mm(role: str, text: str, size_pt: float) -> float:
-    """Text fitting measures the same words at the same sizes over and over: once is enough."""
-    return metrics(role).ttf.stringWidth(text, size_pt) * 25.4 / 72
+    """Text fitting measures the same words at the same sizes over and over: once is enough.
+    The sum is reportlab's own (TTFont.stringWidth), in the same order."""
+    face = metrics(role)
+    width = face.widths.get
+    default = face.default_width
+    return 0.001 * size_pt * sum(width(ord(ch), default) for ch in text) * 25.4 / 72
+
+
+# Glyphs are never hinted. cairo resolves a font's settings once, when the font is first used
+# in a process, at that first size: with hinting on, every later advance width depended on
+# what the process had drawn before, so the same sheet came out a little different in a
+# worker than in one process. Unhinted advances are also the ones text fitting measures.
+_UNHINTED = b"""<?xml version="1.0"?>
+<fontconfig>
+  <match target="pattern">
+    <edit name="hinting" mode="assign"><bool>false</bool></edit>
+    <edit name="hintstyle" mode="assign"><const>hintnone</const></edit>
+  </match>
+</fontconfig>
+"""
 
 
 @cache
@@ -109,6 +154,15 @@ def use_bundled_fonts() -> None:
     fc.FcConfigAppFontAddFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     fc.FcConfigSetCurrent.argtypes = [ctypes.c_void_p]
     config = fc.FcConfigCreate()
+    try:
+        parse = fc.FcConfigParseAndLoadFromMemory
+    except AttributeError:
+        raise OutsideError("pnp: error: the fontconfig library is too old (pnp needs 2.13 or "
+                           "later); update it") from None
+    parse.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    if not parse(config, _UNHINTED, 1):
+        raise OutsideError("pnp: error: fontconfig refused pnp's font settings; check the "
+                           "fontconfig installation")
     for face in FACES.values():
         path = font_dir() / face.file
         if not path.is_file() or not fc.FcConfigAppFontAddFile(config, str(path).encode()):
