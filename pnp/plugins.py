@@ -9,14 +9,16 @@ chosen by the person who installed them.
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+import importlib
+
+from .quick import entry_points
 
 GROUP = "pnp.rules"
 _loaded: dict[str, str | None] = {}  # plug-in name -> None when loaded, else why it failed
 
 
 def available() -> list[str]:
-    return sorted(point.name for point in entry_points(group=GROUP))
+    return [name for name, _ in entry_points(GROUP)]
 
 
 def load_plugin(name: str) -> str | None:
@@ -24,15 +26,24 @@ def load_plugin(name: str) -> str | None:
     one-line reason it could not be loaded."""
     if name in _loaded:
         return _loaded[name]
-    points = [point for point in entry_points(group=GROUP) if point.name == name]
-    if not points:
+    values = [value for point, value in entry_points(GROUP) if point == name]
+    if not values:
         _loaded[name] = f"no installed package provides the rules plug-in '{name}'"
         return _loaded[name]
     try:
-        points[0].load()
+        _load(values[0])
     except Exception as exc:  # a broken plug-in is reported, it does not stop the check
-        _loaded[name] = (f"the rules plug-in '{name}' ({points[0].value}) failed to load: "
+        _loaded[name] = (f"the rules plug-in '{name}' ({values[0]}) failed to load: "
                          f"{type(exc).__name__}: {exc}")
     else:
         _loaded[name] = None
     return _loaded[name]
+
+
+def _load(value: str):
+    """What an entry point's value `module.name:attribute.name [extras]` names, imported."""
+    module, _, attribute = value.split("[")[0].strip().partition(":")
+    target = importlib.import_module(module.strip())
+    for part in filter(None, attribute.strip().split(".")):
+        target = getattr(target, part)
+    return target

@@ -91,13 +91,40 @@ def _files(digest, folder: Path) -> None:
         digest.update(hashlib.sha256(path.read_bytes()).digest())
 
 
+def entry_points(group: str) -> list[tuple[str, str]]:
+    """(name, value) of the installed entry points in `group`, first found on sys.path first.
+
+    Read straight from the `entry_points.txt` files of the installed distributions' metadata
+    folders: importlib.metadata gives the same answer but costs more to import than a whole
+    quick answer is allowed to take."""
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            folders = sorted(p for p in os.listdir(entry or ".") if p.endswith(".dist-info"))
+        except OSError:
+            continue
+        for name in folders:
+            try:
+                text = Path(entry or ".", name, "entry_points.txt").read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            section = None
+            for line in text.splitlines():
+                line = line.strip()
+                if line.startswith("[") and line.endswith("]"):
+                    section = line[1:-1].strip()
+                elif section == group and "=" in line and not line.startswith(("#", ";")):
+                    key, value = (part.strip() for part in line.split("=", 1))
+                    found.setdefault(key, value)
+    return sorted(found.items())
+
+
 def _plugins(digest) -> None:
-    from importlib.metadata import entry_points
     from importlib.util import find_spec
 
-    for point in sorted(entry_points(group="pnp.rules"), key=lambda p: p.name):
-        digest.update(f"plugin {point.name}={point.value}\0".encode())
-        spec = find_spec(point.value.split(":")[0].split(".")[0])
+    for name, value in entry_points("pnp.rules"):
+        digest.update(f"plugin {name}={value}\0".encode())
+        spec = find_spec(value.split(":")[0].split(".")[0])
         if spec and spec.origin:
             origin = Path(spec.origin)
             if origin.name == "__init__.py":
@@ -158,7 +185,11 @@ def _digest(path: Path) -> str | None:
 def remember(chosen: dict, key: str, code: int, stdout: str, stderr: str,
              files: list[Path] = ()) -> None:
     """Keep a finished command's answer for the next identical run (best effort: a folder
-    that cannot be written only costs the next run its shortcut)."""
+    that cannot be written only costs the next run its shortcut). `key` was taken before the
+    command read its inputs; if they changed while it ran, its answer may be of either, so
+    nothing is kept."""
+    if inputs_key(chosen) != key:
+        return
     record = {"format": FORMAT, "key": key, "code": code, "stdout": stdout, "stderr": stderr,
               "files": {str(p.resolve()): _digest(p) for p in files}}
     path = _record_path(chosen)
