@@ -711,9 +711,15 @@ def _find_spot(kind, length, thick, area: Rect, printable: Rect, blocked: list[R
                          + 1e-9}, key=lambda x: abs(x - centre))
             candidates = ((x, y) for y in ys for x in xs)
             direction = "across"
+        # Rect.overlaps, spelled out over plain numbers: this loop runs thousands of times.
+        edges = [(b.x_mm - 1e-9, b.y_mm - 1e-9, b.right_mm - 1e-9, b.bottom_mm - 1e-9)
+                 for b in local]
         for x, y in candidates:
             box = Rect(x, y, w, h)
-            if box.inside(printable) and not any(box.overlaps(b) for b in local):
+            right, bottom = x + w - 1e-9, y + h - 1e-9
+            if box.inside(printable) and not any(
+                    x < x1 and x0 < right and y < y1 and y0 < bottom
+                    for x0, y0, x1, y1 in edges):
                 return Furniture(kind, box, direction)
     return None
 
