@@ -3,7 +3,7 @@
 A PDF is a pure function of its page plans (every face's SVG as rendered, so the items' data,
 the templates, the layout and the paper are all in it), its metadata, the bundled fonts, the
 code that draws it (pnp's version and the source of its drawing modules, cairo's, cairosvg's
-and pikepdf's versions) and SOURCE_DATE_EPOCH. The cache key is a SHA-256 over all of them.
+and pikepdf's versions) and the document's date (SOURCE_DATE_EPOCH). The cache key is a SHA-256 over all of them.
 
 The record lives in the game's output folder (`.pnp-cache/build.json`): for each PDF, its key and
 the SHA-256 of the bytes written. A PDF is reused only when both match, so a PDF edited, lost
@@ -18,6 +18,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -33,19 +34,46 @@ _DRAWING_MODULES = ("pdf.py", "fasttext.py", "fonts.py", "parallel.py")
 def _toolchain() -> bytes:
     """What the drawing code is: pnp's version, its drawing modules, the libraries' versions
     and the bundled fonts' bytes (fonts are re-read only by a new process)."""
-    import cairocffi
-    import cairosvg
-    import pikepdf
-
     digest = hashlib.sha256()
     digest.update(f"pnp {__version__} cache {FORMAT}\0".encode())
-    digest.update(f"cairo {cairocffi.cairo_version_string()} cairocffi {cairocffi.VERSION} "
-                  f"cairosvg {cairosvg.__version__} pikepdf {pikepdf.__version__} "
-                  f"qpdf {pikepdf.__libqpdf_version__}\0".encode())
+    digest.update(f"cairo {_cairo_version()} {_installed('cairocffi', 'cairosvg', 'pikepdf')}\0"
+                  .encode())
     here = Path(__file__).parent
     for name in _DRAWING_MODULES:
         digest.update(name.encode() + b"\0" + (here / name).read_bytes())
     return digest.digest()
+
+
+def _installed(*names: str) -> str:
+    """The installed versions of these distributions (pikepdf's carries the qpdf it bundles),
+    read from their metadata folders' names: a build with workers never imports them here."""
+    wanted = {name.lower() for name in names}
+    found = []
+    for entry in sys.path:
+        try:
+            folders = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in sorted(folders):
+            name, _, version = folder.removesuffix(".dist-info").partition("-")
+            if folder.endswith(".dist-info") and name.lower() in wanted:
+                found.append(f"{name.lower()} {version}")
+    return " ".join(found)
+
+
+def _cairo_version() -> str:
+    """The cairo library's own version, asked of the library cairocffi loads."""
+    import ctypes
+    import ctypes.util
+
+    for name in ("libcairo.so.2", ctypes.util.find_library("cairo")):
+        try:
+            library = ctypes.CDLL(name)
+        except (OSError, TypeError):
+            continue
+        library.cairo_version_string.restype = ctypes.c_char_p
+        return library.cairo_version_string().decode()
+    return "unknown"
 
 
 def _fonts() -> bytes:
@@ -62,9 +90,7 @@ def _fonts() -> bytes:
 def output_key(plans, document) -> str:
     """The key of one PDF: everything its bytes depend on."""
     digest = hashlib.sha256(_toolchain())
-    digest.update(_fonts())
-    digest.update(f"SOURCE_DATE_EPOCH={os.environ.get('SOURCE_DATE_EPOCH', '').strip()}\0"
-                  .encode())
+    digest.update(_fonts())  # the document's date is one of its fields
     _update(digest, document)
     for plan in plans:
         _update(digest, plan)

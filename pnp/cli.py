@@ -19,22 +19,19 @@ from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
 from .layout import PROJECT_LAYOUTS, PrintOptions, builtin_layouts, load_layouts
 from .output import commit_count, remove_stale_staging, staged_output
-from .pdf import DocumentInfo, render_pdf
+from .plans import DocumentInfo
 from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calibration_plans,
                        load_profile, save_profile, scale_from_readings)
 from .printshop import SHOPS, shop_pngs
 from .sheets import Deck
-from .tts import export_deck
-from .parallel import default_jobs
+from .parallel import Drawing, default_jobs
 from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
-from .diff import compare, summary, write_visual_diff
-from .history import NoBaseline, baseline, git_head, record_build, snapshot_of
 from .progress import Progress
-from .proof import MANIFEST, PROOF_DIR, gallery_cards, record_faces, write_proof
-from .reprint import write_reprint
-from .scaffold import ScaffoldError, new_game
 from .schema import suggest
 from .units import PAPERS
+
+# The history, diff, proof, reprint, export and drawing modules are imported by the commands
+# that use them: `pnp check`, run on every save, loads only what checking needs.
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -319,6 +316,16 @@ def cmd_build(args) -> int:
         _print_findings(problems)
         print("pnp build: nothing was written", file=sys.stderr)
         return EXIT_ERRORS
+    # Worker processes start loading the drawing libraries now, while the content is checked.
+    with Drawing(args.jobs or default_jobs()) as drawing:
+        return _build(project, args, names, findings, remembered, wanted, options, drawing)
+
+
+def _build(project: Project, args, names: list[str], findings: Findings, remembered,
+           wanted: list[str] | None, options, drawing: Drawing) -> int:
+    from .history import git_head, record_build
+    from .proof import MANIFEST, PROOF_DIR, record_faces
+
     checked_games = []
     for name in names:
         checked = check_game(project, name, args.paper, options)
@@ -348,10 +355,9 @@ def cmd_build(args) -> int:
         remove_stale_staging(out_dir / checked.name)
     baselines = _reprint_baselines(project, plan, out_dir, args) if reprint else {}
     started = time.perf_counter()
-    jobs = args.jobs or default_jobs()
     with staged_output() as staging, Progress("pnp build") as progress:
         written = [path for checked, decks in plan
-                   for path in build_game(checked, decks, out_dir, staging, jobs=jobs,
+                   for path in build_game(checked, decks, out_dir, staging, drawing,
                                           cache=args.cache, progress=progress.update)]
         for checked, _ in plan:
             record_faces(checked, out_dir, staging)
@@ -385,6 +391,8 @@ def cmd_build(args) -> int:
 def _reprint_baselines(project: Project, plan, out_dir: Path, args) -> dict:
     """What each game's reprint compares with; a game with nothing to compare with is told
     so in one line and is built in full without a reprint."""
+    from .history import NoBaseline, baseline
+
     found = {}
     for checked, _ in plan:
         try:
@@ -396,6 +404,10 @@ def _reprint_baselines(project: Project, plan, out_dir: Path, args) -> dict:
 
 
 def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -> list[Path]:
+    from .diff import compare, summary
+    from .history import snapshot_of
+    from .reprint import write_reprint
+
     written = []
     for checked, _ in plan:
         old = baselines.get(checked.name)
@@ -415,6 +427,10 @@ def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -
 
 
 def cmd_diff(args) -> int:
+    from .diff import compare, summary, write_visual_diff
+    from .history import NoBaseline, baseline, snapshot_of
+    from .proof import PROOF_DIR
+
     project = Project(args.root)
     names, findings = _games(project, args)
     out_dir = args.out or project.root / "output"
@@ -449,6 +465,8 @@ def cmd_diff(args) -> int:
 
 
 def cmd_proof(args) -> int:
+    from .proof import PROOF_DIR, gallery_cards, write_proof
+
     project = Project(args.root)
     names, findings = _games(project, args)
     checked_games = [check_game(project, name) for name in names]
@@ -495,6 +513,8 @@ def cmd_list(args) -> int:
 
 
 def cmd_new(args) -> int:
+    from .scaffold import ScaffoldError, new_game
+
     try:
         written = new_game(args.root, args.name)
     except ScaffoldError as exc:
@@ -549,6 +569,8 @@ def cmd_layouts(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
+    from .pdf import render_pdf
+
     project = Project(args.root)
     if args.save:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}", args.save):
@@ -581,6 +603,8 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_export(args) -> int:
+    from .tts import export_deck
+
     project = Project(args.root)
     names, findings = _games(project, args)
     wanted = None if args.sheets.strip() == "all" else [

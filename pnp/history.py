@@ -157,7 +157,7 @@ def record_build(checked, out_dir: Path, staging: Staging, *, paper: str,
     }
     text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
     staging.write(record_path(out_dir, checked.name, number),
-                  lzma.compress(text.encode("utf-8"), preset=9))
+                  lzma.compress(text.encode("utf-8"), preset=1))
     return number
 
 

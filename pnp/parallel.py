@@ -7,27 +7,31 @@ PDF of its own by cairo and joined in order by pikepdf before the page boxes and
 added. `-j 1` draws the same parts, one after another in this process, so every build gives
 the same bytes whatever its `-j`.
 
-Workers are forked after the game is checked and are given only the index of a part: the plans
-are plain data already in their memory, so nothing of the model (whose dataclasses are made at
-run time and cannot be pickled) crosses a process boundary; only PDF bytes come back. Workers
-ignore Ctrl-C: the parent stops them and the build is discarded as a whole.
+Loading cairo, cairosvg and pikepdf takes a quarter of a second, about as long as checking a
+game. So a build with workers starts a fork server first (`Drawing`, before the check): a
+fresh process that loads the drawing libraries while this one checks, and from which each
+worker is forked ready to draw. This process never loads them. Page plans are plain frozen
+data: they are pickled to the workers and only PDF bytes come back. The document's date is
+part of its metadata (`DocumentInfo.date_epoch`), never read from a worker's environment.
+
+Workers ignore Ctrl-C: the build stops them and is discarded as a whole. A worker starts with
+Ctrl-C and SIGTERM held (the fork server is started with them held, and its children inherit
+that), so a signal never lands in a half-made worker.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import signal
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .fonts import use_bundled_fonts
-from .pdf import DocumentInfo, PagePlan, draw_pages, finish_document
+from .plans import DocumentInfo, PagePlan
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
-MIN_PAGES_FOR_WORKERS = 16  # fewer pages are drawn sooner than workers are started
+# Imported by the fork server once, before any worker is forked from it.
+PRELOAD = ["pnp.parallel", "pnp.pdf"]
 
 
 @dataclass(frozen=True)
@@ -60,91 +64,137 @@ def split(pages: int) -> list[range]:
     return [range(start, min(start + size, pages)) for start in range(0, pages, size)]
 
 
-_PARTS: list[tuple[int, range]] = []  # (job, pages): set before the workers are forked
-_JOBS: list[Job] = []
+def draw_pages(plans: list[PagePlan]) -> bytes:
+    from .pdf import draw_pages as draw
+
+    return draw(plans)
 
 
-def _draw_part(index: int) -> bytes:
-    """A part's drawing; a PDF drawn in one part is finished here too, in the worker."""
-    job, pages = _PARTS[index]
-    plans = list(_JOBS[job].plans)
-    drawn = draw_pages(plans[pages.start:pages.stop])
-    if len(pages) == len(plans):
-        return finish_document([drawn], plans, _JOBS[job].document)
-    return drawn
+def finish_document(parts: list[bytes], plans: list[PagePlan], document: DocumentInfo) -> bytes:
+    from .pdf import finish_document as finish
+
+    return finish(parts, plans, document)
+
+
+def _draw_part(plans: list[PagePlan], document: DocumentInfo | None) -> bytes:
+    """A part's drawing; a PDF drawn in one part (`document` given) is finished here too."""
+    drawn = draw_pages(plans)
+    return drawn if document is None else finish_document([drawn], plans, document)
 
 
 _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 def _quiet_worker() -> None:
-    """A worker ignores Ctrl-C and dies of SIGTERM; both were held while it was forked."""
+    """A worker ignores Ctrl-C and dies of SIGTERM; both were held since it was forked."""
+    from .fonts import use_bundled_fonts
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    use_bundled_fonts()
+
+
+def _can_fork_server() -> bool:
+    import multiprocessing
+
+    return "forkserver" in multiprocessing.get_all_start_methods()
 
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
 
 
-def render_all(jobs: list[Job], workers: int, progress: Progress | None = None) -> list[bytes]:
-    """Every job's PDF bytes, in order, drawn by `workers` processes (1: in this one)."""
-    global _PARTS, _JOBS
-    parts = [(n, pages) for n, job in enumerate(jobs) for pages in split(len(job.plans))]
-    total = sum(len(pages) for _, pages in parts)
-    drawn: dict[int, bytes] = {}
-    done = 0
+class Drawing:
+    """The drawing of one build's PDFs by `workers` processes (1: in this one, afterwards).
 
-    def finished(index: int, data: bytes) -> None:
-        nonlocal done
-        drawn[index] = data
-        done += len(parts[index][1])
-        if progress:
-            progress(done, total)
+    Made before the check, so the fork server loads the drawing libraries meanwhile; `draw`
+    then draws the jobs; `close` (or leaving the `with` block) stops the workers.
+    """
 
-    _PARTS, _JOBS = parts, jobs
-    try:
-        workers = min(workers, len(parts))
-        if workers <= 1 or total < MIN_PAGES_FOR_WORKERS or multiprocessing.get_start_method(allow_none=True) not in (
-                None, "fork") or "fork" not in multiprocessing.get_all_start_methods():
-            for index in range(len(parts)):
-                finished(index, _draw_part(index))
+    def __init__(self, workers: int) -> None:
+        self.workers = workers if workers > 1 and _can_fork_server() else 1
+        self._pool = None
+        if self.workers > 1:
+            import multiprocessing
+            from multiprocessing import forkserver
+
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(PRELOAD)
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+            try:
+                forkserver.ensure_running()  # the server starts loading now
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            self._context = context
+
+    def __enter__(self) -> Drawing:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close(cancel=exc[0] is not None)
+
+    def draw(self, jobs: list[Job], progress: Progress | None = None) -> list[bytes]:
+        """Every job's PDF bytes, in order."""
+        parts = [(n, pages) for n, job in enumerate(jobs) for pages in split(len(job.plans))]
+        total = sum(len(pages) for _, pages in parts)
+        whole = {n for n, job in enumerate(jobs) if len(split(len(job.plans))) == 1}
+        done = 0
+
+        def task(index: int) -> tuple:
+            n, pages = parts[index]
+            plans = list(jobs[n].plans)[pages.start:pages.stop]
+            return plans, jobs[n].document if n in whole else None
+
+        def finished(index: int) -> None:
+            nonlocal done
+            done += len(parts[index][1])
+            if progress:
+                progress(done, total)
+
+        if self.workers > 1 and parts:
+            drawn = self._in_workers(parts, task, finished)
         else:
-            _draw_in_workers(parts, workers, finished)
-    finally:
-        _PARTS, _JOBS = [], []
-    results = []
-    for n, job in enumerate(jobs):
-        pieces = [drawn[i] for i, (owner, _) in enumerate(parts) if owner == n]
-        results.append(pieces[0] if len(pieces) == 1 else
-                       finish_document(pieces, list(job.plans), job.document))
-    return results
+            drawn = {}
+            for index in range(len(parts)):
+                drawn[index] = _draw_part(*task(index))
+                finished(index)
+        joins = {n: ([drawn[i] for i, (owner, _) in enumerate(parts) if owner == n],
+                     list(job.plans), job.document)
+                 for n, job in enumerate(jobs) if n not in whole}
+        if self._pool is not None and joins:
+            futures = {n: self._pool.submit(finish_document, *join) for n, join in joins.items()}
+            joined = {n: future.result() for n, future in futures.items()}
+        else:
+            joined = {n: finish_document(*join) for n, join in joins.items()}
+        return [joined[n] if n in joined else
+                next(drawn[i] for i, (owner, _) in enumerate(parts) if owner == n)
+                for n in range(len(jobs))]
 
+    def _in_workers(self, parts, task, finished) -> dict[int, bytes]:
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-def _draw_in_workers(parts, workers: int, finished) -> None:
-    context = multiprocessing.get_context("fork")
-    use_bundled_fonts()  # once, before the fork, rather than once in every worker
-    # The largest parts first, so no worker is left drawing a big one alone at the end.
-    order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker)
-    processes = []
-    try:
-        # The workers are forked on the first submit: Ctrl-C and SIGTERM are held meanwhile,
-        # so a signal never lands in a half-made worker; it reaches this process afterwards.
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-        try:
-            pending = {pool.submit(_draw_part, index): index for index in order}
-            processes = list((pool._processes or {}).values())
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
+                                             initializer=_quiet_worker)
+        # The largest parts first, so no worker is left drawing a big one alone at the end.
+        order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
+        pending = {self._pool.submit(_draw_part, *task(index)): index for index in order}
+        drawn = {}
         while pending:
             complete, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in complete:
-                finished(pending.pop(future), future.result())
-    except BaseException:
-        for process in processes:
-            process.terminate()
+                index = pending.pop(future)
+                drawn[index] = future.result()
+                finished(index)
+        return drawn
+
+    def close(self, cancel: bool = False) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if cancel:
+            for process in list((pool._processes or {}).values()):
+                process.terminate()
         # Waits only for the pool's own thread to see its workers gone.
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
+        pool.shutdown(wait=True, cancel_futures=cancel)
+

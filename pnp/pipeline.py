@@ -20,7 +20,7 @@ from .layout import PrintOptions
 from .model import GAME_FILE, Game, load_game
 from .cache import BuildCache, output_key
 from .output import Staging
-from .parallel import Job, Progress, render_all
+from .parallel import Drawing, Job, Progress
 from .plugins import available, load_plugin
 from .render import Renderer
 from .rules import run_rules
@@ -142,9 +142,9 @@ def select_sheets(checked: CheckedGame, wanted: list[str] | None
 
 
 def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging: Staging,
-               *, jobs: int = 1, cache: bool = True, progress: Progress | None = None
+               drawing: Drawing, *, cache: bool = True, progress: Progress | None = None
                ) -> list[Path]:
-    """Stage the chosen sheets of a checked, error-free game as PDFs, drawn by `jobs`
+    """Stage the chosen sheets of a checked, error-free game as PDFs, drawn by `drawing`'s
     processes; with `cache`, a PDF whose inputs have not changed is left as it is.
     Returns the PDFs written."""
     folder = out_dir / checked.name
@@ -159,7 +159,7 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
                 continue
             wanted.append(output)
             keys.append(key)
-    drawn = render_all([Job(o.file_name, o.plans, o.document) for o in wanted], jobs, progress)
+    drawn = drawing.draw([Job(o.file_name, o.plans, o.document) for o in wanted], progress)
     written = []
     for output, key, data in zip(wanted, keys, drawn):
         destination = folder / output.file_name
