@@ -132,7 +132,11 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_argument("--no-cache", dest="cache", action="store_false",
                        help="draw every PDF on every change")
     watch.add_argument("--proof", action="store_true",
-                       help="also write the proof gallery on every change")
+                       help="also write the proof gallery on every change, and serve it on "
+                            "http://127.0.0.1 (the URL is printed): open there, it reloads "
+                            "itself after every rebuild")
+    watch.add_argument("--port", type=_port, default=None, metavar="N",
+                       help="with --proof: serve the gallery on this port (default: a free one)")
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
@@ -180,6 +184,12 @@ def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got "
                                          f"{text!r}")
+    return int(text)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {text!r}")
     return int(text)
 
 
@@ -651,19 +661,50 @@ def cmd_watch(args) -> int:
 
     proof_args = argparse.Namespace(**vars(args), card=None, png=False, changed=False,
                                     dpi=150)
+    project = Project(args.root)
+    names, _ = _games(project, args)  # no game at all is a usage error now, not each round
+    if args.port is not None and not args.proof:
+        raise UsageError("--port is for --proof: it serves the proof gallery")
+    live, announce = None, []
+    if args.proof:
+        from .proof import PROOF_DIR
+
+        live = _live_server(args.out or project.root / "output", args.port)
+        announce = [f"pnp watch: proof gallery at {live.url(f'{name}/{PROOF_DIR}/index.html')}"
+                    for name in names]
 
     def rebuild() -> int:
         try:
             code = cmd_build(args)
             if args.proof:
                 code = max(code, cmd_proof(proof_args))
+                live.finished_round()  # the gallery was written, findings or not
+                for line in announce:
+                    print(line, file=sys.stderr, flush=True)
+                announce.clear()  # once
             return code
         except UsageError as exc:
             print(f"pnp: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
 
-    _games(Project(args.root), args)  # no game at all is a usage error now, not each round
-    return watch_project(args.root, rebuild)
+    try:
+        return watch_project(args.root, rebuild)
+    finally:
+        if live:
+            live.close()
+
+
+def _live_server(out_dir: Path, port: int | None):
+    from .liveserver import LiveServer
+
+    try:
+        return LiveServer(out_dir, port or 0)
+    except OSError as exc:
+        if not port:
+            raise
+        raise UsageError(f"--port {port}: cannot serve the proof gallery there "
+                         f"({exc.strerror or exc}); choose another, or leave --port out "
+                         "for a free one") from None
 
 
 COMMANDS = {"build": cmd_build, "check": cmd_check, "diff": cmd_diff, "list": cmd_list,

@@ -15,6 +15,9 @@ A manifest of face hashes (`proof/faces.json`) is kept beside the gallery; proof
 update it, and `--changed` shows only the cards with a face that differs from it. `--png` writes
 PNGs of the chosen faces with cairosvg and the bundled fonts. Every file goes through
 `output.Staging`, so a proof is replaced whole or not at all.
+
+The page ends with a small script that does nothing when the page is opened as a file; served
+by `pnp watch --proof` (pnp.liveserver), it reloads the page after every rebuild.
 """
 
 from __future__ import annotations
@@ -290,6 +293,24 @@ findings</label>
 </section>
 {% endfor %}
 </main>
+<script data-pnp-round="">
+// Reload when `pnp watch --proof` rebuilds: its server (pnp.liveserver) writes into
+// data-pnp-round the round the page was read at, and answers once a later round is done.
+// Opened as a file, or served by anything else: nothing.
+(() => {
+  const round = document.currentScript.dataset.pnpRound;
+  if (!/^https?:$/.test(location.protocol) || !/^-?[0-9]+$/.test(round)) return;
+  const ask = () => fetch(`/.pnp/reload?since=${round}`, {cache: "no-store"})
+    .then(answer => answer.ok ? answer.text() : Promise.reject(answer.status))
+    .then(text => {
+      const now = Number(text);
+      if (!Number.isInteger(now)) return Promise.reject(text);
+      if (now !== Number(round)) location.reload(); else ask();
+    })
+    .catch(() => setTimeout(ask, 1500));  // the watch restarting, or stopped
+  ask();
+})();
+</script>
 </body>
 </html>
 """)
