@@ -16,10 +16,15 @@ def run(argv: list[str] | None = None) -> int:
     try:
         from pnp.quick import answer
 
+        arguments = sys.argv[1:] if argv is None else argv
         # Nothing changed since this very command last ran: its answer, without loading pnp.
-        code = answer(sys.argv[1:] if argv is None else argv)
+        code = answer(arguments)
         if code is not None:
             return code
+        from pnp.parallel import draws_with_workers, start_server
+
+        if draws_with_workers(arguments):
+            start_server()  # loads cairo and pikepdf for the workers while pnp loads and checks
         from pnp.cli import main
 
         code = main(argv)

@@ -25,9 +25,10 @@ import math
 import os
 import signal
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from .plans import DocumentInfo, PagePlan
+if TYPE_CHECKING:  # this module is imported before pnp loads: it starts the fork server
+    from .plans import DocumentInfo, PagePlan
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
 # Imported by the fork server once, before any worker is forked from it.
@@ -101,6 +102,37 @@ def _can_fork_server() -> bool:
     return "forkserver" in multiprocessing.get_all_start_methods()
 
 
+def start_server() -> None:
+    """Start the fork server, if it is not running: from now on it loads the drawing
+    libraries in a process of its own. Ctrl-C and SIGTERM are held while it starts, and its
+    workers inherit that until `_quiet_worker` sets them up."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def draws_with_workers(argv: list[str]) -> bool:
+    """Whether a `build` or `watch` command line will draw with workers; read before pnp
+    loads, so the fork server can start first (an unusual spelling just starts it later)."""
+    if not argv or argv[0] not in ("build", "watch") or not _can_fork_server():
+        return False
+    jobs = None
+    for n, token in enumerate(argv):
+        if token in ("-j", "--jobs") and n + 1 < len(argv):
+            jobs = argv[n + 1]
+        elif token.startswith("--jobs="):
+            jobs = token.partition("=")[2]
+    if jobs is None:
+        return default_jobs() > 1
+    return jobs.isdigit() and int(jobs) > 1
+
+
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
 
 
@@ -116,16 +148,9 @@ class Drawing:
         self._pool = None
         if self.workers > 1:
             import multiprocessing
-            from multiprocessing import forkserver
 
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(PRELOAD)
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-            try:
-                forkserver.ensure_running()  # the server starts loading now
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            self._context = context
+            start_server()
+            self._context = multiprocessing.get_context("forkserver")
 
     def __enter__(self) -> Drawing:
         return self

@@ -12,8 +12,11 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .layout import Rect, Slot
-from .units import Size
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .layout import Rect, Slot
+    from .units import Size
 
 
 @dataclass(frozen=True)
