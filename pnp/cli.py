@@ -338,7 +338,7 @@ def _build(project: Project, args, names: list[str], findings: Findings, remembe
 
     checked_games = []
     for name in names:
-        checked = check_game(project, name, args.paper, options)
+        checked = check_game(project, name, args.paper, options, args.jobs)
         findings.extend(checked.findings)
         checked_games.append(checked)
     _print_findings(findings)

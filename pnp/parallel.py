@@ -1,5 +1,6 @@
-"""Parallel drawing: the PDFs a build must draw (page plans and metadata) in; their bytes out,
-drawn in worker processes.
+"""Both cores: the PDFs a build must draw (page plans and metadata) in, their bytes out, drawn
+in worker processes; and `share_tasks`, by which a check draws its sheets' faces in this
+process and a forked copy of it at once.
 
 Each PDF is split into parts that do not depend on how many workers there are: a small PDF is
 one part, a large deck's pages are cut into parts of about PART_PAGES pages, each drawn to a
@@ -23,9 +24,11 @@ from __future__ import annotations
 
 import math
 import os
+import pickle
 import signal
+import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 if TYPE_CHECKING:  # this module is imported before pnp loads: it starts the fork server
     from .plans import DocumentInfo, PagePlan
@@ -134,6 +137,65 @@ def draws_with_workers(argv: list[str]) -> bool:
 
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
+T = TypeVar("T")
+MAX_SHARED_TASKS = 255  # task numbers travel as single bytes
+
+
+def share_tasks(tasks: Sequence[Callable[[], T]], workers: int) -> list[T]:
+    """Every task's result, in order: run in this process and, when `workers` > 1 and the
+    system can fork, in one forked copy of it at the same time.
+
+    A copy starts at once (nothing is pickled to it, it has everything this process has) and
+    each process takes the next task number from a pipe until none is left, so a slow task
+    does not hold the other core idle. The copy sends back its results pickled; any task it
+    did not finish (it failed, or was killed) is run here, so its error is raised here, as
+    in one process. Where the process runs other threads (a fork would copy their locks
+    half-held) or cannot fork, the tasks run here, one after another.
+    """
+    if (workers < 2 or len(tasks) < 2 or len(tasks) > MAX_SHARED_TASKS
+            or not hasattr(os, "fork") or threading.active_count() > 1):
+        return [task() for task in tasks]
+    numbers_in, numbers_out = os.pipe()
+    os.write(numbers_out, bytes(range(len(tasks))))
+    os.close(numbers_out)
+    results_in, results_out = os.pipe()
+    child = os.fork()
+    if child == 0:  # the copy: run tasks, send the results, leave without any cleanup
+        os.close(results_in)
+        done: dict[int, T] = {}
+        try:
+            _take_tasks(numbers_in, tasks, done)
+        except BaseException:  # noqa: BLE001 - whatever it was, the task reruns in the parent
+            pass
+        try:
+            with os.fdopen(results_out, "wb") as out:
+                out.write(pickle.dumps(done, pickle.HIGHEST_PROTOCOL))
+        finally:
+            os._exit(0)
+    os.close(results_out)
+    results: dict[int, T] = {}
+    try:
+        _take_tasks(numbers_in, tasks, results)
+        with os.fdopen(results_in, "rb", closefd=False) as received:
+            data = received.read()
+        os.waitpid(child, 0)
+        child = 0
+        try:
+            results.update(pickle.loads(data))
+        except Exception:  # noqa: BLE001 - no usable answer: its tasks are run here
+            pass
+    finally:
+        os.close(numbers_in)
+        os.close(results_in)
+        if child:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+    return [results[n] if n in results else tasks[n]() for n in range(len(tasks))]
+
+
+def _take_tasks(numbers, tasks: Sequence[Callable[[], T]], done: dict[int, T]) -> None:
+    while number := os.read(numbers, 1):
+        done[number[0]] = tasks[number[0]]()
 
 
 class Drawing:

@@ -4,6 +4,7 @@ load -> validate -> model -> rules -> render faces -> layout -> PDF -> atomic wr
 `check_game` runs everything up to the PDF: every face, every page's margin furniture, every
 board tile and whole page is drawn and parsed, so whatever `build` would render, `check` has
 rendered, and a template mistake is a located finding from check, never a crash of build.
+The sheets are drawn independently of one another, shared between both cores.
 `build_game` turns a checked, error-free game's page plans into PDFs.
 """
 
@@ -20,7 +21,7 @@ from .layout import PrintOptions
 from .model import GAME_FILE, Game, load_game
 from .cache import BuildCache, output_key
 from .output import Staging
-from .parallel import Drawing, Job, Progress
+from .parallel import Drawing, Job, Progress, default_jobs, share_tasks
 from .plugins import available, load_plugin
 from .render import Renderer
 from .rules import run_rules
@@ -80,9 +81,10 @@ class CheckedGame:
 
 
 def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
-               options: PrintOptions | None = None) -> CheckedGame:
+               options: PrintOptions | None = None, jobs: int | None = None) -> CheckedGame:
     """Load, validate and model one game, run its rules, and draw everything a build on
-    `paper` would draw."""
+    `paper` would draw, sharing the sheets between `jobs` processes (default: one per CPU;
+    the result is the same)."""
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
@@ -104,12 +106,37 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": info}, art_folder=folder)
-    for sheet in game.sheets.values():
-        sheet.render(renderer)
-    for sheet in game.sheets.values():
-        checked.outputs[sheet.name] = sheet.outputs(renderer, paper, findings, options)
-    findings.extend(renderer.findings)
+    sheets = list(game.sheets.values())
+
+    def draw(sheet: Sheet):
+        return lambda: draw_sheet(sheet, renderer, paper, options)
+
+    once: set = set()  # a template problem is reported for the first sheet that shows it
+    for sheet, (drawn, outputs, found, reported_once) in zip(
+            sheets, share_tasks([draw(sheet) for sheet in sheets], jobs or default_jobs())):
+        for name_, value in drawn.items():
+            setattr(sheet, name_, value)
+        checked.outputs[sheet.name] = outputs
+        for finding in found:
+            key = (finding.where, finding.message)
+            if key in reported_once:
+                if key in once:
+                    continue
+                once.add(key)
+            findings.add(finding)
     return checked
+
+
+def draw_sheet(sheet: Sheet, renderer: Renderer, paper: str, options: PrintOptions | None):
+    """Render one sheet's faces and plan its pages on `paper`: what it drew (the fields its
+    `render` sets), its outputs, its findings and which of them are reported once per problem.
+    Sheets are independent, so a check shares them between processes (pnp.parallel)."""
+    found = Findings()
+    sheet.render(renderer)
+    outputs = sheet.outputs(renderer, paper, found, options)
+    drawn_findings, reported_once = renderer.take_findings()
+    found.extend(drawn_findings)
+    return {name: getattr(sheet, name) for name in sheet.drawn}, outputs, found, reported_once
 
 
 def check_printed_text(game: Game, findings: Findings) -> None:

@@ -123,6 +123,13 @@ class Renderer:
         self._icon_macro = None
         self._broken: set[tuple[Location, str]] = set()
 
+    def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
+        """The findings gathered since the last call, and the (location, message) of those
+        reported once per problem however many faces show it; both start afresh."""
+        taken = self.findings, self._broken
+        self.findings, self._broken = Findings(), set()
+        return taken
+
     def render(self, template: str, item: Any, expect: Size | None = None,
                **context: Any) -> Face:
         """Render one face; a broken or missing template, SVG that is not well-formed, or a

@@ -6,7 +6,9 @@ ask which kind a sheet is:
 - `render(renderer)`: draw every face that does not depend on the paper (cards, a board);
 - `outputs(renderer, paper, findings)`: the PDFs the sheet makes on a paper, each a list of page
   plans (layout done, margin furniture drawn), or findings when it cannot be laid out;
-- `gallery()`: its faces as the proof shows them; `describe()`: its line in `pnp list`.
+- `gallery()`: its faces as the proof shows them; `describe()`: its line in `pnp list`;
+- `drawn`: the names of the fields `render` sets, which a check drawing the sheet in another
+  process carries back.
 
 A new kind (a tuck box) is a new class here, not edits across the pipeline and the CLI.
 """
@@ -14,7 +16,7 @@ A new kind (a tuck box) is a new class here, not edits across the pipeline and t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from .findings import Findings
 from .inksaver import save_ink
@@ -46,6 +48,7 @@ class Sheet(Protocol):
     name: str
     title: str
     where: Where
+    drawn: ClassVar[tuple[str, ...]]
 
     def render(self, renderer: Renderer) -> None: ...
 
@@ -77,6 +80,7 @@ class Deck:
     safe_mm: float = 3  # text stays this far inside the trim
     fronts: list[Face] = field(default_factory=list)
     backs: list[Face] = field(default_factory=list)
+    drawn: ClassVar[tuple[str, ...]] = ("fronts", "backs")
 
     def render(self, renderer: Renderer) -> None:
         def side(template: str | None, key: str) -> list[Face]:
@@ -144,6 +148,7 @@ class Board:
     item: Any  # the data the template reads as `card`
     where: Where = field(default_factory=Where)
     face: Face | None = None
+    drawn: ClassVar[tuple[str, ...]] = ("face",)
 
     def render(self, renderer: Renderer) -> None:
         if renderer.exists(self.template, self.where.of("template")):
@@ -208,6 +213,7 @@ class Page:
     item: Any
     where: Where = field(default_factory=Where)
     preview: Face | None = None  # drawn on GALLERY_PAPER for the proof
+    drawn: ClassVar[tuple[str, ...]] = ("preview",)
 
     def draw(self, renderer: Renderer, paper: str, number: int) -> Face:
         size = PAPERS[paper]

@@ -1,0 +1,91 @@
+"""Check on both cores: the sheets of a game are shared between this process and a forked
+copy of it (pnp.parallel.share_tasks), and the findings and page plans are the same as from
+one process."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from conftest import REPO
+from pnp.parallel import share_tasks
+from pnp.pipeline import Project, check_game
+
+
+def test_tasks_run_in_two_processes_and_come_back_in_order():
+    def task(n: int):
+        def run():
+            time.sleep(0.05)  # long enough that the copy takes some of the tasks
+            return n, os.getpid()
+        return run
+
+    results = share_tasks([task(n) for n in range(8)], workers=2)
+    assert [n for n, _ in results] == list(range(8))
+    assert len({pid for _, pid in results}) == 2
+    assert os.getpid() in {pid for _, pid in results}
+
+
+def test_one_worker_runs_every_task_here():
+    results = share_tasks([os.getpid for _ in range(4)], workers=1)
+    assert results == [os.getpid()] * 4
+
+
+def test_a_task_the_copy_cannot_finish_is_run_here():
+    here = os.getpid()
+
+    def fails_in_the_copy():
+        time.sleep(0.05)
+        if os.getpid() != here:
+            raise RuntimeError("only in the copy")
+        return "done here"
+
+    assert share_tasks([fails_in_the_copy] * 6, workers=2) == ["done here"] * 6
+
+
+def test_a_task_that_fails_raises_its_error_here():
+    def fails():
+        time.sleep(0.02)
+        raise ValueError("template bug")
+
+    with pytest.raises(ValueError, match="template bug"):
+        share_tasks([fails] * 4, workers=2)
+
+
+def plain(checked):
+    """What a check hands on: findings as printed, and every page plan of every output."""
+    findings = sorted(f.format() for f in checked.findings)
+    outputs = {name: [(o.file_name, o.plans, o.document) for o in outs]
+               for name, outs in checked.outputs.items()}
+    faces = {s.name: {field: getattr(s, field) for field in s.drawn} for s in checked.sheets}
+    return findings, outputs, faces
+
+
+def test_a_check_on_two_cores_hands_on_what_one_process_does(project):
+    # A broken margin template shows on every deck's pages: it is reported once, for the
+    # first sheet, whichever process drew which sheet.
+    target = project / "templates/common/sheet.svg.j2"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = (REPO / "pnp/templates/sheet.svg.j2").read_text(encoding="utf-8")
+    target.write_text(source.replace("{{", "{{ no_such_name ~ ", 1), encoding="utf-8")
+    one = check_game(Project(project), "downturn", jobs=1)
+    two = check_game(Project(project), "downturn", jobs=2)
+    assert [f.rule for f in one.findings].count("template-error") == 1
+    assert plain(one) == plain(two)
+
+
+def test_the_json_report_is_the_same_on_one_and_two_cores(project, run, monkeypatch):
+    events = project / "content/downturn/events.yaml"
+    events.write_text(events.read_text(encoding="utf-8").replace(
+        'effect: "Stability +1."', 'effect: "Stability +1. {no-such-icon}"', 1),
+        encoding="utf-8")
+    reports = []
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("PNP_JOBS", jobs)
+        result = run("check", "--format", "json")
+        assert result.code == 1
+        reports.append(json.loads(result.out))
+    assert reports[0] == reports[1]
+    assert any(f["rule"] == "text-unknown-token" for f in reports[0]["findings"])
