@@ -285,7 +285,7 @@ def _summary(findings: Findings) -> str:
 def _quick(args, command: str, **extra):
     """The options and input key under which this run's answer is remembered (pnp.quick)."""
     chosen = quick.options(command, args.root, args.game, args.paper, args.strict, **extra)
-    return chosen, quick.inputs_key(chosen)
+    return chosen, quick.key_for_run(chosen)
 
 
 def cmd_check(args) -> int:

@@ -202,6 +202,17 @@ def remember(chosen: dict, key: str, code: int, stdout: str, stderr: str,
         temporary.unlink(missing_ok=True)
 
 
+# The key `answer` took, by options: the run that follows it in the same process starts from it
+# instead of reading every input again (`remember` reads them again after the run all the same).
+_TAKEN: dict[str, str] = {}
+
+
+def key_for_run(chosen: dict) -> str:
+    """The key of `chosen`'s inputs as the run starts: the one `answer` just took, once, or a
+    fresh one."""
+    return _TAKEN.pop(json.dumps(chosen, sort_keys=True), None) or inputs_key(chosen)
+
+
 def answer(argv: list[str]) -> int | None:
     """The remembered answer to `argv`, printed, and its exit code; None to run pnp."""
     started = time.perf_counter()
@@ -214,7 +225,9 @@ def answer(argv: list[str]) -> int | None:
             return None
         if any(_digest(Path(p)) != d for p, d in record["files"].items()):
             return None
-        if record.get("key") != inputs_key(chosen):
+        key = inputs_key(chosen)
+        if record.get("key") != key:
+            _TAKEN[json.dumps(chosen, sort_keys=True)] = key  # for the run that follows
             return None
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         return None

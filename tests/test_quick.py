@@ -77,3 +77,21 @@ def test_compiled_jinja_is_kept_between_runs_and_keyed_by_its_source(tmp_path, m
         fresh.from_string("{{ a + 2 }}")  # other source, other code
     with pytest.raises(AssertionError, match="compiled again"):
         Env(trim_blocks=True).from_string("{{ a + 1 }}")  # other options too
+
+
+
+def test_the_run_after_a_missed_answer_starts_from_the_key_it_took(project, run, monkeypatch):
+    """Every input is read once before a check that must run, not twice; `remember` reads
+    them again after the run, and the answer is kept under the key taken first."""
+    assert run(*CHECK).code == 0
+    events = project / "content/downturn/events.yaml"
+    events.write_text(events.read_text(encoding="utf-8").replace(
+        'effect: "Stability +1."', 'effect: "Stability +1 at once."', 1), encoding="utf-8")
+    reads = []
+    real = quick.inputs_key
+    monkeypatch.setattr(quick, "inputs_key", lambda chosen: reads.append(1) or real(chosen))
+    assert quick.answer(CHECK) is None
+    assert len(reads) == 1
+    assert run(*CHECK).code == 0
+    assert len(reads) == 2  # remember's reading only
+    assert quick.answer(CHECK) == 0
