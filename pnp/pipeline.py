@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .declarative import RULES_FILE, run_declared_rules
 from .findings import Findings, Location, display_path
@@ -91,6 +92,38 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     game = checked.game = load_game(folder, project.shown, findings)
     if game is None:
         return checked
+    renderer = checked.renderer = Renderer(
+        [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
+        {"game": game, "info": game.info}, art_folder=folder)
+    sheets = list(game.sheets.values())
+
+    def draw(sheet: Sheet):
+        return lambda: draw_sheet(sheet, renderer, paper, options)
+
+    # The rules are one more task beside the sheets: none of them changes the game.
+    rule_findings, *drawings = share_tasks(
+        [lambda: check_rules(project, folder, game), *(draw(sheet) for sheet in sheets)],
+        jobs or default_jobs())
+    findings.extend(rule_findings)
+    once: set = set()  # a template problem is reported for the first sheet that shows it
+    for sheet, (drawn, outputs, found, reported_once) in zip(sheets, drawings):
+        for name_, value in drawn.items():
+            setattr(sheet, name_, value)
+        checked.outputs[sheet.name] = outputs
+        for finding in found:
+            key = (finding.where, finding.message)
+            if key in reported_once:
+                if key in once:
+                    continue
+                once.add(key)
+            findings.add(finding)
+    return checked
+
+
+def check_rules(project: Project, folder: Path, game: Game) -> Findings:
+    """The findings of a game's rules: its plug-in's, its rules.yaml's, and whether the fonts
+    can draw the text printed outside text boxes."""
+    findings = Findings()
     info = game.info
     if info.plugin:
         problem = load_plugin(info.plugin)
@@ -103,28 +136,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     rules_file = folder / RULES_FILE
     run_declared_rules(rules_file, project.shown(rules_file), game, findings)
     check_printed_text(game, findings)
-    renderer = checked.renderer = Renderer(
-        [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
-        {"game": game, "info": info}, art_folder=folder)
-    sheets = list(game.sheets.values())
-
-    def draw(sheet: Sheet):
-        return lambda: draw_sheet(sheet, renderer, paper, options)
-
-    once: set = set()  # a template problem is reported for the first sheet that shows it
-    for sheet, (drawn, outputs, found, reported_once) in zip(
-            sheets, share_tasks([draw(sheet) for sheet in sheets], jobs or default_jobs())):
-        for name_, value in drawn.items():
-            setattr(sheet, name_, value)
-        checked.outputs[sheet.name] = outputs
-        for finding in found:
-            key = (finding.where, finding.message)
-            if key in reported_once:
-                if key in once:
-                    continue
-                once.add(key)
-            findings.add(finding)
-    return checked
+    return findings
 
 
 def draw_sheet(sheet: Sheet, renderer: Renderer, paper: str, options: PrintOptions | None):
@@ -169,11 +181,11 @@ def select_sheets(checked: CheckedGame, wanted: list[str] | None
 
 
 def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging: Staging,
-               drawing: Drawing, *, cache: bool = True, progress: Progress | None = None
-               ) -> list[Path]:
+               drawing: Drawing, *, cache: bool = True, progress: Progress | None = None,
+               meanwhile: Callable[[], None] | None = None) -> list[Path]:
     """Stage the chosen sheets of a checked, error-free game as PDFs, drawn by `drawing`'s
-    processes; with `cache`, a PDF whose inputs have not changed is left as it is.
-    Returns the PDFs written."""
+    processes (while they draw, this one calls `meanwhile`); with `cache`, a PDF whose inputs
+    have not changed is left as it is. Returns the PDFs written."""
     folder = out_dir / checked.name
     record = BuildCache(folder) if cache else None
     wanted, keys = [], []
@@ -186,7 +198,8 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
                 continue
             wanted.append(output)
             keys.append(key)
-    drawn = drawing.draw([Job(o.file_name, o.plans, o.document) for o in wanted], progress)
+    drawn = drawing.draw([Job(o.file_name, o.plans, o.document) for o in wanted], progress,
+                         meanwhile)
     written = []
     for output, key, data in zip(wanted, keys, drawn):
         destination = folder / output.file_name
