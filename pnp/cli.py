@@ -11,6 +11,7 @@ import json
 import re
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from . import __version__, quick
@@ -18,7 +19,7 @@ from .errors import OutsideError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
 from .layout import PROJECT_LAYOUTS, PrintOptions, builtin_layouts, load_layouts
-from .output import commit_count, remove_stale_staging, staged_output
+from .output import HeldWrites, commit_count, remove_stale_staging, staged_output
 from .plans import DocumentInfo
 from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calibration_plans,
                        load_profile, save_profile, scale_from_readings)
@@ -366,15 +367,21 @@ def _build(project: Project, args, names: list[str], findings: Findings, remembe
     baselines = _reprint_baselines(project, plan, out_dir, args) if reprint else {}
     started = time.perf_counter()
     with staged_output() as staging, Progress("pnp build") as progress:
+        records = HeldWrites(staging)
+
+        def record_game(checked) -> None:
+            record_faces(checked, out_dir, records)
+            if record:
+                record_build(checked, out_dir, records, paper=args.paper,
+                             git=git_head(project.root))
+
+        # A game's faces are recorded while its PDFs are drawn: they are known from the check.
         written = [path for checked, decks in plan
                    for path in build_game(checked, decks, out_dir, staging, drawing,
-                                          cache=args.cache, progress=progress.update)]
-        for checked, _ in plan:
-            record_faces(checked, out_dir, staging)
+                                          cache=args.cache, progress=progress.update,
+                                          meanwhile=partial(record_game, checked))]
+        records.stage()
         reprints = _write_reprints(plan, baselines, out_dir, staging, args.paper)
-        for checked, _ in plan if record else ():
-            record_build(checked, out_dir, staging, paper=args.paper,
-                         git=git_head(project.root))
     for checked, _ in plan:  # an earlier reprint is out of date once nothing needs one
         stale = out_dir / checked.name / f"reprint-{args.paper}.pdf"
         if checked.name in baselines and stale not in reprints:

@@ -159,6 +159,27 @@ class Staging:
                 leftover.unlink(missing_ok=True)
 
 
+class HeldWrites:
+    """Writes kept back and staged later, in the order they came.
+
+    A build records its faces while the workers draw its PDFs; the records are staged after
+    the PDFs all the same, so a full disk or a folder that cannot be written is met at the
+    PDFs first and reported there, whatever the number of workers.
+    """
+
+    def __init__(self, staging: Staging) -> None:
+        self.staging = staging
+        self.held: list[tuple[Path, bytes]] = []
+
+    def write(self, destination: Path, data: bytes) -> None:
+        self.held.append((destination, data))
+
+    def stage(self) -> None:
+        held, self.held = self.held, []
+        for destination, data in held:
+            self.staging.write(destination, data)
+
+
 def _check_destination(destination: Path) -> None:
     """A folder standing where a file must go stops the build before anything is replaced."""
     try:

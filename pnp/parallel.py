@@ -220,8 +220,10 @@ class Drawing:
     def __exit__(self, *exc) -> None:
         self.close(cancel=exc[0] is not None)
 
-    def draw(self, jobs: list[Job], progress: Progress | None = None) -> list[bytes]:
-        """Every job's PDF bytes, in order."""
+    def draw(self, jobs: list[Job], progress: Progress | None = None,
+             meanwhile: Callable[[], None] | None = None) -> list[bytes]:
+        """Every job's PDF bytes, in order. `meanwhile` is called once, while the workers
+        draw (with one process: before it draws), for work of this process's own."""
         parts = [(n, pages) for n, job in enumerate(jobs) for pages in split(len(job.plans))]
         total = sum(len(pages) for _, pages in parts)
         whole = {n for n, job in enumerate(jobs) if len(split(len(job.plans))) == 1}
@@ -239,8 +241,10 @@ class Drawing:
                 progress(done, total)
 
         if self.workers > 1 and parts:
-            drawn = self._in_workers(parts, task, finished)
+            drawn = self._in_workers(parts, task, finished, meanwhile or (lambda: None))
         else:
+            if meanwhile:
+                meanwhile()
             drawn = {}
             for index in range(len(parts)):
                 drawn[index] = _draw_part(*task(index))
@@ -257,7 +261,7 @@ class Drawing:
                 next(drawn[i] for i, (owner, _) in enumerate(parts) if owner == n)
                 for n in range(len(jobs))]
 
-    def _in_workers(self, parts, task, finished) -> dict[int, bytes]:
+    def _in_workers(self, parts, task, finished, meanwhile) -> dict[int, bytes]:
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
         if self._pool is None:
@@ -266,6 +270,7 @@ class Drawing:
         # The largest parts first, so no worker is left drawing a big one alone at the end.
         order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
         pending = {self._pool.submit(_draw_part, *task(index)): index for index in order}
+        meanwhile()
         drawn = {}
         while pending:
             complete, _ = wait(pending, return_when=FIRST_COMPLETED)

@@ -69,9 +69,9 @@ def test_two_processes_write_the_bytes_one_process_writes(poker, run, monkeypatc
     sent = []
     real_in_workers = pnp.parallel.Drawing._in_workers
 
-    def in_workers(self, parts, task, finished):
+    def in_workers(self, parts, *rest):
         sent.extend(len(pages) for _, pages in parts)
-        return real_in_workers(self, parts, task, finished)
+        return real_in_workers(self, parts, *rest)
 
     monkeypatch.setattr(pnp.parallel.Drawing, "_in_workers", in_workers)
     two = run("build", "-j", "2", "--no-cache", "--out", "two")
