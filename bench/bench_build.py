@@ -211,6 +211,9 @@ def main() -> None:
         edits = iter(range(10**6))
 
         os.environ["PNP_CACHE_DIR"] = str(scratch / "user-cache")  # pnp's cache in the user's home
+        # An installed pnp runs from compiled bytecode (pip compiles it); so do the figures,
+        # even where the shell asks Python not to write .pyc files.
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
         def forget_check():
             shutil.rmtree(scratch / "user-cache", ignore_errors=True)
