@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from functools import partial
 from typing import Callable
 
 from .declarative import RULES_FILE, run_declared_rules
@@ -96,20 +97,31 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": game.info}, art_folder=folder)
     sheets = list(game.sheets.values())
-
-    def draw(sheet: Sheet):
-        return lambda: draw_sheet(sheet, renderer, paper, options)
-
-    # The rules are one more task beside the sheets: none of them changes the game.
-    rule_findings, *drawings = share_tasks(
-        [lambda: check_rules(project, folder, game), *(draw(sheet) for sheet in sheets)],
-        jobs or default_jobs())
-    findings.extend(rule_findings)
-    once: set = set()  # a template problem is reported for the first sheet that shows it
-    for sheet, (drawn, outputs, found, reported_once) in zip(sheets, drawings):
-        for name_, value in drawn.items():
-            setattr(sheet, name_, value)
-        checked.outputs[sheet.name] = outputs
+    # One task per sheet (its faces and its pages) and one for the game's rules, which none
+    # of them changes; a large deck is several tasks, and its pages are planned here, once
+    # its faces are joined.
+    tasks: list[Callable[[], SheetWork]] = [
+        lambda: SheetWork(rules=check_rules(project, folder, game))]
+    owners: list[Sheet | None] = [None]
+    for sheet in sheets:
+        parts = sheet.parts(renderer)
+        for part in parts:
+            tasks.append(partial(_draw, sheet, part, len(parts) == 1, renderer, paper, options))
+            owners.append(sheet)
+    reported = [renderer.take_findings()]
+    done = share_tasks(tasks, jobs or default_jobs())
+    findings.extend(done[0].rules)
+    for sheet in sheets:
+        mine = [result for owner, result in zip(owners, done) if owner is sheet]
+        sheet.join([result.drawn for result in mine])
+        reported += [result.reported for result in mine]
+        if len(mine) == 1:
+            checked.outputs[sheet.name] = mine[0].outputs
+        else:
+            checked.outputs[sheet.name], found = _plan_pages(sheet, renderer, paper, options)
+            reported.append(found)
+    once: set = set()  # a template problem is reported where it first shows, once
+    for found, reported_once in reported:
         for finding in found:
             key = (finding.where, finding.message)
             if key in reported_once:
@@ -139,16 +151,40 @@ def check_rules(project: Project, folder: Path, game: Game) -> Findings:
     return findings
 
 
-def draw_sheet(sheet: Sheet, renderer: Renderer, paper: str, options: PrintOptions | None):
-    """Render one sheet's faces and plan its pages on `paper`: what it drew (the fields its
-    `render` sets), its outputs, its findings and which of them are reported once per problem.
-    Sheets are independent, so a check shares them between processes (pnp.parallel)."""
+@dataclass
+class SheetWork:
+    """What a check's task hands back (pnp.parallel): the fields a sheet's part drew, the
+    sheet's outputs when the task planned its pages, the rules' findings, and the findings
+    the renderer gathered with the keys of those reported once per problem."""
+
+    drawn: dict = field(default_factory=dict)
+    outputs: list[Output] = field(default_factory=list)
+    rules: Findings = field(default_factory=Findings)
+    reported: tuple = field(default_factory=lambda: (Findings(), frozenset()))
+
+
+def _draw(sheet: Sheet, part: Callable[[], dict], whole: bool, renderer: Renderer, paper: str,
+          options: PrintOptions | None) -> SheetWork:
+    """Draw one part of a sheet's faces; for a sheet drawn whole, plan its pages too."""
+    result = SheetWork(drawn=part())
+    if whole:
+        sheet.join([result.drawn])
+        result.outputs, planned = _plan_pages(sheet, renderer, paper, options)
+        result.reported = planned
+    else:
+        result.reported = renderer.take_findings()
+    return result
+
+
+def _plan_pages(sheet: Sheet, renderer: Renderer, paper: str, options: PrintOptions | None
+                ) -> tuple[list[Output], tuple]:
+    """A sheet's outputs on `paper`, with every finding drawing and planning them gave and
+    the keys of those reported once per problem."""
     found = Findings()
-    sheet.render(renderer)
     outputs = sheet.outputs(renderer, paper, found, options)
-    drawn_findings, reported_once = renderer.take_findings()
-    found.extend(drawn_findings)
-    return {name: getattr(sheet, name) for name in sheet.drawn}, outputs, found, reported_once
+    drawn_found, reported_once = renderer.take_findings()
+    found.extend(drawn_found)
+    return outputs, (found, reported_once)
 
 
 def check_printed_text(game: Game, findings: Findings) -> None:

@@ -3,12 +3,12 @@
 Every kind answers the same questions, so the pipeline, `pnp list` and the proof gallery never
 ask which kind a sheet is:
 
-- `render(renderer)`: draw every face that does not depend on the paper (cards, a board);
+- `render(renderer)`: draw every face that does not depend on the paper (cards, a board); the
+  same work cut into independent `parts(renderer)`, each returning some of the fields that
+  `render` sets, which `join` puts together (a check shares the parts between processes);
 - `outputs(renderer, paper, findings)`: the PDFs the sheet makes on a paper, each a list of page
   plans (layout done, margin furniture drawn), or findings when it cannot be laid out;
-- `gallery()`: its faces as the proof shows them; `describe()`: its line in `pnp list`;
-- `drawn`: the names of the fields `render` sets, which a check drawing the sheet in another
-  process carries back.
+- `gallery()`: its faces as the proof shows them; `describe()`: its line in `pnp list`.
 
 A new kind (a tuck box) is a new class here, not edits across the pipeline and the CLI.
 """
@@ -16,7 +16,7 @@ A new kind (a tuck box) is a new class here, not edits across the pipeline and t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Protocol
+from typing import Any, Callable, Protocol
 
 from .findings import Findings
 from .inksaver import save_ink
@@ -44,13 +44,20 @@ class Output:
     document: DocumentInfo
 
 
+Drawn = dict[str, Any]  # some of the fields a sheet's `render` sets, by name
+PART_ITEMS = 128  # a deck's faces are drawn in parts of at most this many items
+
+
 class Sheet(Protocol):
     name: str
     title: str
     where: Where
-    drawn: ClassVar[tuple[str, ...]]
 
     def render(self, renderer: Renderer) -> None: ...
+
+    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]: ...
+
+    def join(self, parts: list[Drawn]) -> None: ...
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]: ...
@@ -80,16 +87,32 @@ class Deck:
     safe_mm: float = 3  # text stays this far inside the trim
     fronts: list[Face] = field(default_factory=list)
     backs: list[Face] = field(default_factory=list)
-    drawn: ClassVar[tuple[str, ...]] = ("fronts", "backs")
 
     def render(self, renderer: Renderer) -> None:
-        def side(template: str | None, key: str) -> list[Face]:
-            if template and renderer.exists(template, self.where.of(key)):
-                return [render_stamped(renderer, template, item, self.size, deck=self)
-                        for item in self.items]
-            return [Face("", getattr(item, "label", "")) for item in self.items]
+        self.join([part() for part in self.parts(renderer)])
 
-        self.fronts, self.backs = side(self.front, "front"), side(self.back, "back")
+    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
+        """The faces of every PART_ITEMS items, fronts and backs; each template drawn with
+        the whole deck in view."""
+        front = self.front if renderer.exists(self.front, self.where.of("front")) else None
+        back = self.back if self.back and renderer.exists(self.back,
+                                                          self.where.of("back")) else None
+
+        def side(template: str | None, items) -> list[Face]:
+            if template:
+                return [render_stamped(renderer, template, item, self.size, deck=self)
+                        for item in items]
+            return [Face("", getattr(item, "label", "")) for item in items]
+
+        def part(start: int) -> Callable[[], Drawn]:
+            items = self.items[start:start + PART_ITEMS]
+            return lambda: {"fronts": side(front, items), "backs": side(back, items)}
+
+        return [part(start) for start in range(0, max(len(self.items), 1), PART_ITEMS)]
+
+    def join(self, parts: list[Drawn]) -> None:
+        self.fronts = [face for drawn in parts for face in drawn["fronts"]]
+        self.backs = [face for drawn in parts for face in drawn["backs"]]
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:
@@ -148,12 +171,18 @@ class Board:
     item: Any  # the data the template reads as `card`
     where: Where = field(default_factory=Where)
     face: Face | None = None
-    drawn: ClassVar[tuple[str, ...]] = ("face",)
 
     def render(self, renderer: Renderer) -> None:
-        if renderer.exists(self.template, self.where.of("template")):
-            self.face = render_stamped(renderer, self.template, self.item, self.size,
-                                       board=self)
+        self.join([part() for part in self.parts(renderer)])
+
+    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
+        if not renderer.exists(self.template, self.where.of("template")):
+            return []
+        return [lambda: {"face": render_stamped(renderer, self.template, self.item, self.size,
+                                                board=self)}]
+
+    def join(self, parts: list[Drawn]) -> None:
+        self.face = parts[0]["face"] if parts else None
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:
@@ -213,7 +242,6 @@ class Page:
     item: Any
     where: Where = field(default_factory=Where)
     preview: Face | None = None  # drawn on GALLERY_PAPER for the proof
-    drawn: ClassVar[tuple[str, ...]] = ("preview",)
 
     def draw(self, renderer: Renderer, paper: str, number: int) -> Face:
         size = PAPERS[paper]
@@ -222,8 +250,15 @@ class Page:
                               copies=self.copies)
 
     def render(self, renderer: Renderer) -> None:
-        if renderer.exists(self.template, self.where.of("template")):
-            self.preview = self.draw(renderer, GALLERY_PAPER, 1)
+        self.join([part() for part in self.parts(renderer)])
+
+    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
+        if not renderer.exists(self.template, self.where.of("template")):
+            return []
+        return [lambda: {"preview": self.draw(renderer, GALLERY_PAPER, 1)}]
+
+    def join(self, parts: list[Drawn]) -> None:
+        self.preview = parts[0]["preview"] if parts else None
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 
 import pytest
@@ -59,7 +60,7 @@ def plain(checked):
     findings = sorted(f.format() for f in checked.findings)
     outputs = {name: [(o.file_name, o.plans, o.document) for o in outs]
                for name, outs in checked.outputs.items()}
-    faces = {s.name: {field: getattr(s, field) for field in s.drawn} for s in checked.sheets}
+    faces = {s.name: s.gallery() for s in checked.sheets}
     return findings, outputs, faces
 
 
@@ -89,3 +90,25 @@ def test_the_json_report_is_the_same_on_one_and_two_cores(project, run, monkeypa
         reports.append(json.loads(result.out))
     assert reports[0] == reports[1]
     assert any(f["rule"] == "text-unknown-token" for f in reports[0]["findings"])
+
+
+def test_a_large_deck_is_drawn_in_parts_with_the_whole_deck_in_view(tmp_path, monkeypatch):
+    """54 cards in parts of 10, shared between two processes: the same faces, in order, and
+    the same pages as drawn in one piece; a template that counts the deck counts all of it."""
+    import pnp.sheets
+
+    for folder in ("content", "templates"):
+        shutil.copytree(REPO / "bench/poker" / folder, tmp_path / folder)
+    front = tmp_path / "templates/poker/card-front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace(
+        "</svg>", "<text>of {{ deck.items | length }}</text></svg>"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    whole = check_game(Project(tmp_path), "poker", jobs=1)
+    monkeypatch.setattr(pnp.sheets, "PART_ITEMS", 10)
+    deck = whole.sheets[0]
+    assert len(deck.parts(whole.renderer)) == 6
+    parted = check_game(Project(tmp_path), "poker", jobs=2)
+    assert plain(parted) == plain(whole)
+    fronts = parted.sheets[0].fronts
+    assert [face.label for face in fronts] == [item.label for item in deck.items]
+    assert len(fronts) == 54 and all("of 54</text>" in face.svg for face in fronts)
