@@ -12,6 +12,7 @@ may mount one.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import signal
@@ -462,7 +463,34 @@ def test_the_console_script_starts_in_the_small_wrapper():
     assert scripts["pnp"] == "pnp.entry:main"
     source = (REPO / "pnp/entry.py").read_text(encoding="utf-8")
     top_level = [line for line in source.splitlines() if line.startswith(("import", "from"))]
-    assert top_level == ["import os", "import sys"]  # nothing slow before the handler
+    # nothing slow before the handler: modules already in the interpreter
+    assert top_level == ["import atexit", "import os", "import sys"]
+
+
+def test_the_console_script_ends_without_teardown_but_with_its_output_and_exit_handlers(
+        project):
+    """`main` skips Python's teardown: the whole report still arrives, the exit code is the
+    check's, the exit handlers run, and a reader that stops early gets no traceback."""
+    script = ("import atexit, sys; atexit.register(lambda: print('handler ran', "
+              "file=sys.stderr)); sys.argv = ['pnp'] + sys.argv[1:]; "
+              "from pnp.entry import main; main()")
+    # Output to a pipe is held in Python's buffer until flushed (unless told otherwise).
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+           "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", script, "check", "--format", "json"],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ok"] is True
+    assert "handler ran" in done.stderr
+    events = project / "content/downturn/events.yaml"
+    events.write_text(events.read_text(encoding="utf-8").replace(
+        "invest: {green: 2}", "invest: {purple: 2}", 1), encoding="utf-8")
+    failed = subprocess.run([sys.executable, "-m", "pnp", "check"], cwd=project, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert failed.returncode == 1 and "purple" in failed.stderr
+    reader = subprocess.Popen(f"{sys.executable} -m pnp list | head -c 5", shell=True,
+                              cwd=project, env=env, stderr=subprocess.PIPE, text=True)
+    assert "Traceback" not in reader.communicate(timeout=60)[1]
 
 
 # -- YAML mistakes located where they open ---------------------------------------------------------
