@@ -16,6 +16,8 @@ REPO = Path(__file__).resolve().parent.parent
 # Builds run in-process here unless a test asks for workers (-j 2): forking the test runner for
 # every small build only slows the suite down.
 os.environ.setdefault("PNP_JOBS", "1")
+# The proof gallery and the served, reloading gallery are tested in a real headless Chromium.
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @dataclass
@@ -27,6 +29,21 @@ class Result:
     @property
     def lines(self) -> list[str]:
         return [line for line in self.err.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None and not os.environ.get("CI"):
+        pytest.skip("chromium is not installed (CI installs it; see .ci/run)")
+    assert CHROMIUM, "CI must have chromium: .ci/run installs it"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield launched
+        launched.close()
 
 
 PROJECT_GAME = "downturn"  # the game the shared `project` fixture carries

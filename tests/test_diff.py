@@ -18,7 +18,6 @@ import pytest
 from conftest import REPO, Result, edit
 from pnp.cli import main
 from pnp.units import PAPERS, pt_to_mm
-from test_proof import browser  # noqa: F401  (the shared headless Chromium fixture)
 
 EVENTS = "content/downturn/events.yaml"
 BANKS = "content/downturn/banks.yaml"
@@ -280,7 +279,7 @@ def test_since_without_reprint_is_a_usage_error(project, run):
 
 # -- the visual diff in Chromium ---------------------------------------------------------------
 
-def test_visual_diff_marks_the_changed_area_of_the_right_card(scenario, browser):  # noqa: F811
+def test_visual_diff_marks_the_changed_area_of_the_right_card(scenario, browser):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     problems = []
     page.on("pageerror", lambda e: problems.append(str(e)))

@@ -6,18 +6,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from html import unescape
 from pathlib import Path
-
-import pytest
 
 from conftest import REPO, edit
 
 EVENTS = "content/downturn/events.yaml"
 PROOF = Path("output/downturn/proof")
 OVERFLOWING = 'event 12 "Overnight Bail Out"'
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def overflow_one_card(project: Path) -> None:
@@ -98,21 +94,6 @@ def test_build_records_the_faces_for_changed(project, run):
     assert run("build", "--sheets", "banks").code == 0
     assert run("proof", "--changed").code == 0
     assert cards_in((project / PROOF / "index.html").read_text(encoding="utf-8")) == []
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None and not os.environ.get("CI"):
-        pytest.skip("chromium is not installed (CI installs it; see .ci/run)")
-    assert CHROMIUM, "CI must have chromium: .ci/run installs it"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield launched
-        launched.close()
 
 
 def test_gallery_in_chromium(project, run, browser):

@@ -24,7 +24,6 @@ from pnp.liveserver import LiveServer
 
 POKER = REPO / "bench" / "poker"
 TIMEOUT_S = 60
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 class Lines:
@@ -93,21 +92,6 @@ def test_watch_reports_a_mistake_then_rebuilds_the_fix(tmp_path):
         if child.poll() is None:
             child.kill()
             child.wait()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None and not os.environ.get("CI"):
-        pytest.skip("chromium is not installed (CI installs it; see .ci/run)")
-    assert CHROMIUM, "CI must have chromium: .ci/run installs it"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield launched
-        launched.close()
 
 
 def test_served_gallery_reloads_itself_after_a_save(tmp_path, browser):

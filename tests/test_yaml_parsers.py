@@ -101,7 +101,7 @@ values = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(values, st.sampled_from([None, '"', "'", "|"]), st.booleans(), st.integers(0, 200),
        st.sampled_from(['"', "'", ":", "- ", "? ", "[", "]", "{", "}", ",", "\n", "\r\n", "  ",
                         "\t", "#", "&a ", "*a", "!!str ", "---\n", "...\n", "|", ">", "\\",
