@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from functools import partial
+from pathlib import Path
 from typing import Callable
 
 from .declarative import RULES_FILE, run_declared_rules
