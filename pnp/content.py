@@ -22,10 +22,9 @@ from pathlib import Path
 
 import yaml
 from yaml.composer import Composer
+from yaml.cyaml import CParser  # PyYAML's wheels are built with libyaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
-
-from yaml.cyaml import CParser  # PyYAML's wheels are built with libyaml
 
 from . import usercache
 from .findings import Finding, Findings, Location, Severity
