@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-FORMAT = 1
+FORMAT = 2
 RECORD_DIR = ".pnp-cache"
 _VALUED = {"--root": "root", "--game": "game", "--paper": "paper", "--format": "format",
            "--sheets": "sheets", "--out": "out", "-j": "jobs", "--jobs": "jobs"}
@@ -80,15 +80,33 @@ def parse(argv: list[str]) -> dict | None:
                    out=values.get("out"))
 
 
-def _files(digest, folder: Path) -> None:
-    if not folder.is_dir():
-        digest.update(f"absent {folder}\0".encode())
+def _file(key, stamp, path: str, name: str) -> None:
+    """A file's name and bytes into the `key` digest (unless None); its name, size and times
+    into the `stamp` digest. The stat comes first: a change made while the file is read
+    shows in the stamp."""
+    info = os.stat(path)
+    stamp.update(f"{name}\0{info.st_size} {info.st_mtime_ns} {info.st_ino}\0".encode())
+    if key:
+        with open(path, "rb") as file:
+            key.update(f"{name}\0".encode())
+            key.update(hashlib.sha256(file.read()).digest())
+
+
+def _files(key, stamp, folder: str, prefix: str = "") -> None:
+    """Every file under `folder` (see `_file`), in a stable order."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except (FileNotFoundError, NotADirectoryError):
+        for digest in (key, stamp):
+            if digest:
+                digest.update(f"absent {folder}\0".encode())
         return
-    for path in sorted(folder.rglob("*")):
-        if "__pycache__" in path.parts or not path.is_file():
-            continue
-        digest.update(f"{path.relative_to(folder)}\0".encode())
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    for entry in entries:
+        if entry.is_dir():
+            if entry.name != "__pycache__":
+                _files(key, stamp, entry.path, f"{prefix}{entry.name}/")
+        elif entry.is_file():
+            _file(key, stamp, entry.path, prefix + entry.name)
 
 
 def entry_points(group: str) -> list[tuple[str, str]]:
@@ -119,44 +137,51 @@ def entry_points(group: str) -> list[tuple[str, str]]:
     return sorted(found.items())
 
 
-def _plugins(digest) -> None:
+def _plugins(key, stamp) -> None:
     from importlib.util import find_spec
 
     for name, value in entry_points("pnp.rules"):
-        digest.update(f"plugin {name}={value}\0".encode())
+        named = f"plugin {name}={value}\0".encode()
+        for digest in (key, stamp):
+            if digest:
+                digest.update(named)
         spec = find_spec(value.split(":")[0].split(".")[0])
         if spec and spec.origin:
-            origin = Path(spec.origin)
-            if origin.name == "__init__.py":
-                _files(digest, origin.parent)
-            elif origin.is_file():
-                digest.update(origin.read_bytes())
+            origin = spec.origin
+            if os.path.basename(origin) == "__init__.py":
+                _files(key, stamp, os.path.dirname(origin))
+            elif os.path.isfile(origin):
+                _file(key, stamp, origin, os.path.basename(origin))
 
 
-def _distributions(digest) -> None:
+def _distributions() -> bytes:
     """The installed distributions and their versions (their dist-info folders' names)."""
+    found = []
     for entry in sorted({e for e in sys.path if e.endswith(("site-packages", "dist-packages"))}):
         try:
             names = sorted(p for p in os.listdir(entry) if p.endswith((".dist-info",
                                                                          ".egg-info")))
         except OSError:
             continue
-        digest.update(f"{entry}\0{' '.join(names)}\0".encode())
+        found.append(f"{entry}\0{' '.join(names)}\0")
+    return "".join(found).encode()
 
 
-def inputs_key(chosen: dict) -> str:
-    """Everything `chosen`'s command reads, as one digest."""
-    digest = hashlib.sha256(f"quick {FORMAT} {sys.version}\0".encode())
-    digest.update(json.dumps(chosen, sort_keys=True).encode())
-    digest.update(f"cwd {Path.cwd()}\0SOURCE_DATE_EPOCH="
-                  f"{os.environ.get('SOURCE_DATE_EPOCH', '').strip()}\0".encode())
-    root = Path(chosen["root"])
-    _files(digest, root / "content")
-    _files(digest, root / "templates")
-    _files(digest, Path(__file__).parent)
-    _plugins(digest)
-    _distributions(digest)
-    return digest.hexdigest()
+def survey(chosen: dict, read: bool = True) -> tuple[str, str]:
+    """(key, stamp): a digest of everything `chosen`'s command reads ('' unless `read`), and
+    one of the same files' names, sizes and times, which is cheaper to take again."""
+    key, stamp = hashlib.sha256() if read else None, hashlib.sha256()
+    head = (f"quick {FORMAT} {sys.version}\0{json.dumps(chosen, sort_keys=True)}\0"
+            f"cwd {Path.cwd()}\0SOURCE_DATE_EPOCH="
+            f"{os.environ.get('SOURCE_DATE_EPOCH', '').strip()}\0").encode() + _distributions()
+    for digest in (key, stamp):
+        if digest:
+            digest.update(head)
+    _files(key, stamp, os.path.join(chosen["root"], "content"))
+    _files(key, stamp, os.path.join(chosen["root"], "templates"))
+    _files(key, stamp, os.path.dirname(__file__))
+    _plugins(key, stamp)
+    return (key.hexdigest() if key else ""), stamp.hexdigest()
 
 
 def cache_home() -> Path:
@@ -182,13 +207,14 @@ def _digest(path: Path) -> str | None:
         return None
 
 
-def remember(chosen: dict, key: str, code: int, stdout: str, stderr: str,
+def remember(chosen: dict, taken: tuple[str, str], code: int, stdout: str, stderr: str,
              files: list[Path] = ()) -> None:
     """Keep a finished command's answer for the next identical run (best effort: a folder
-    that cannot be written only costs the next run its shortcut). `key` was taken before the
-    command read its inputs; if they changed while it ran, its answer may be of either, so
-    nothing is kept."""
-    if inputs_key(chosen) != key:
+    that cannot be written only costs the next run its shortcut). `taken` is the key and
+    stamp taken before the command read its inputs (`survey`); if any input changed while it
+    ran, its answer may be of either version, so nothing is kept."""
+    key, stamp = taken
+    if survey(chosen, read=False)[1] != stamp:
         return
     record = {"format": FORMAT, "key": key, "code": code, "stdout": stdout, "stderr": stderr,
               "files": {str(p.resolve()): _digest(p) for p in files}}
@@ -202,15 +228,15 @@ def remember(chosen: dict, key: str, code: int, stdout: str, stderr: str,
         temporary.unlink(missing_ok=True)
 
 
-# The key `answer` took, by options: the run that follows it in the same process starts from it
-# instead of reading every input again (`remember` reads them again after the run all the same).
-_TAKEN: dict[str, str] = {}
+# The key and stamp `answer` took, by options: the run that follows it in the same process
+# starts from them instead of reading every input again.
+_TAKEN: dict[str, tuple[str, str]] = {}
 
 
-def key_for_run(chosen: dict) -> str:
-    """The key of `chosen`'s inputs as the run starts: the one `answer` just took, once, or a
-    fresh one."""
-    return _TAKEN.pop(json.dumps(chosen, sort_keys=True), None) or inputs_key(chosen)
+def key_for_run(chosen: dict) -> tuple[str, str]:
+    """The key and stamp of `chosen`'s inputs as the run starts: those `answer` just took,
+    once, or fresh ones."""
+    return _TAKEN.pop(json.dumps(chosen, sort_keys=True), None) or survey(chosen)
 
 
 def answer(argv: list[str]) -> int | None:
@@ -225,9 +251,9 @@ def answer(argv: list[str]) -> int | None:
             return None
         if any(_digest(Path(p)) != d for p, d in record["files"].items()):
             return None
-        key = inputs_key(chosen)
-        if record.get("key") != key:
-            _TAKEN[json.dumps(chosen, sort_keys=True)] = key  # for the run that follows
+        taken = survey(chosen)
+        if record.get("key") != taken[0]:
+            _TAKEN[json.dumps(chosen, sort_keys=True)] = taken  # for the run that follows
             return None
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pnp import quick
+from pnp.pipeline import check_game
 
 CHECK = ["check", "--game", "downturn"]
 
@@ -81,17 +82,40 @@ def test_compiled_jinja_is_kept_between_runs_and_keyed_by_its_source(tmp_path, m
 
 
 def test_the_run_after_a_missed_answer_starts_from_the_key_it_took(project, run, monkeypatch):
-    """Every input is read once before a check that must run, not twice; `remember` reads
-    them again after the run, and the answer is kept under the key taken first."""
+    """Every input is read once before a check that must run, not twice; after the run only
+    the files' sizes and times are taken again, and the answer is kept under the key taken
+    first."""
     assert run(*CHECK).code == 0
     events = project / "content/downturn/events.yaml"
     events.write_text(events.read_text(encoding="utf-8").replace(
         'effect: "Stability +1."', 'effect: "Stability +1 at once."', 1), encoding="utf-8")
     reads = []
-    real = quick.inputs_key
-    monkeypatch.setattr(quick, "inputs_key", lambda chosen: reads.append(1) or real(chosen))
+    real = quick.survey
+    monkeypatch.setattr(quick, "survey", lambda chosen, read=True: reads.append(read) or
+                        real(chosen, read))
     assert quick.answer(CHECK) is None
-    assert len(reads) == 1
+    assert reads == [True]
     assert run(*CHECK).code == 0
-    assert len(reads) == 2  # remember's reading only
+    assert reads == [True, False]  # after the run: the stamp only
     assert quick.answer(CHECK) == 0
+
+
+def test_an_input_changed_during_the_run_keeps_no_answer(project, run, monkeypatch):
+    """A file edited after the key was taken, while the check runs, may have been read: that
+    answer is not kept, even when the edit leaves the file's size as it was, so it is never
+    given for the content the key was taken of."""
+    assert run(*CHECK).code == 0
+    events = project / "content/downturn/events.yaml"
+    text = events.read_text(encoding="utf-8")
+    broken = text.replace('effect: "Stability +1."', 'effect: "Stability +2."', 1)
+    assert broken != text and len(broken) == len(text)
+    real = check_game
+
+    def edited_meanwhile(*args, **kwargs):
+        events.write_text(broken, encoding="utf-8")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("pnp.cli.check_game", edited_meanwhile)
+    assert run(*CHECK).code == 1  # it read the edit
+    events.write_text(text, encoding="utf-8")
+    assert quick.answer(CHECK) == 0  # the answer of the first run, not of the edited one
