@@ -22,7 +22,6 @@ draws to a PNG of a given size instead, for art that should be embedded as pixel
 from __future__ import annotations
 
 import hashlib
-import subprocess
 import sys
 
 from .fonts import FACES, font_dir
@@ -92,6 +91,8 @@ sys.stdout.buffer.write(out)
 
 def _draw(mode: str, data: bytes, width_px: int, height_px: int, seconds: float,
           memory_bytes: int) -> bytes:
+    import subprocess  # loaded only for art that needs it, not by every check
+
     fonts = [str(font_dir() / face.file) for face in FACES.values()]
     command = [sys.executable, "-I", "-c", _WORKER, mode, str(width_px), str(height_px),
                str(memory_bytes), *fonts]

@@ -12,8 +12,6 @@ by the font file's SHA-256, so a check does not parse the fonts, or load reportl
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import hashlib
 import marshal
 from dataclasses import dataclass
@@ -145,6 +143,8 @@ _UNHINTED = b"""<?xml version="1.0"?>
 @cache
 def use_bundled_fonts() -> None:
     """Make fontconfig (and so cairo and cairosvg) see the bundled fonts and nothing else."""
+    import ctypes.util  # only a process that draws needs it (a check does not)
+
     name = ctypes.util.find_library("fontconfig")
     if name is None:
         raise OutsideError("pnp: error: the fontconfig library is not installed; install it "
