@@ -28,12 +28,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
-from jinja2 import meta
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from .content import load_document
 from .findings import NOWHERE, Finding, Findings, Location, Severity
-from .jinjacache import CachedCompiling
+from .jinjacache import CachedCompiling, names_read
 from .rules import REGISTRY
 from .schema import INVALID, Where, located, suggest, validate
 
@@ -159,7 +158,7 @@ def _id_usable(declared: DeclaredRule, index: int, seen: dict, findings: Finding
 def names_used(source: str) -> tuple[str, ...]:
     """The names a Jinja template source reads from its context, sorted (parsing is most of
     a rule's cost, and a designer's rules rarely change between two checks)."""
-    return tuple(sorted(meta.find_undeclared_variables(_ENV.parse(source))))
+    return names_read(_ENV, source)
 
 
 class _Compiled:

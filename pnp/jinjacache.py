@@ -1,6 +1,6 @@
 """Compiled Jinja, kept between runs: template and expression source in; Python code out,
-compiled once per source text rather than once per process; likewise whether a template
-reads a given variable (`reads_name`).
+compiled once per source text rather than once per process; likewise the variables a
+template reads (`names_read`).
 
 Turning Jinja into Python (lexing, parsing, generating and compiling code) is most of what a
 first `pnp check` does. The result depends only on the source text, the environment's syntax
@@ -59,15 +59,21 @@ def _store(key: str, value) -> None:
     usercache.write(_folder(), key, marshal.dumps(value))
 
 
-def reads_name(env: jinja2.Environment, source: str, name: str) -> bool:
-    """Whether a template source reads the variable `name` from its context; parsing a
-    template for this costs as much as compiling it, so the answer is kept like code."""
-    key = f"reads\0{_options(env)}\0{name}\0{source}"
-    known = _load(key, bool)
+def names_read(env: jinja2.Environment, source: str) -> tuple[str, ...]:
+    """The variables a template source reads from its context, sorted; parsing a template
+    for this costs as much as compiling it, so the answer is kept like code. A syntax error
+    is raised as Jinja raises it."""
+    key = f"reads\0{_options(env)}\0{source}"
+    known = _load(key, tuple)
     if known is None:
-        known = name in jinja2.meta.find_undeclared_variables(env.parse(source))
+        known = tuple(sorted(jinja2.meta.find_undeclared_variables(env.parse(source))))
         _store(key, known)
     return known
+
+
+def reads_name(env: jinja2.Environment, source: str, name: str) -> bool:
+    """Whether a template source reads the variable `name` from its context."""
+    return name in names_read(env, source)
 
 
 class CachedCompiling:
