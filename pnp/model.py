@@ -22,8 +22,9 @@ from .content import Document, load_document, location_of
 from .csvdata import load_csv
 from .declarative import names_used, sandbox
 from .findings import NOWHERE, Findings, Location
-from .manifest import (NAME, record_class_name, RESERVED, SHEET_NAME, BoardSpec, DeckSpec, FieldReader, FieldSpec,
-                       Manifest, PageSpec, RecordType, labelled, read_size)
+from .manifest import (NAME, RESERVED, SHEET_NAME, BoardSpec, DeckSpec, FieldReader, FieldSpec,
+                       Manifest, PageSpec, RecordType, labelled, read_size, record_class_name,
+                       record_type)
 from .schema import INVALID, Image, Where, suggest, validate
 from .sheets import Board, Deck, Page, Sheet
 
@@ -402,11 +403,10 @@ def _generate(deck: DeckSpec, name: str, game: Game, findings: Findings,
         return ()
     fields = list(items[0][0])
     record_names = sorted({n for item, _ in items for n in item})
-    cls = dataclasses.make_dataclass(
+    cls = record_type(
         record_class_name(name),
         [*((n, Any, dataclasses.field(default=None)) for n in record_names),
          ("where", Where, dataclasses.field(default=Where(), compare=False, repr=False))],
-        frozen=True, kw_only=True,
         namespace={"label": loader.label_factory(
             deck.label or " ".join("{{ " + n + " }}" for n in fields), name,
             dict.fromkeys(record_names), deck.where.of("label") if deck.label else where)})
