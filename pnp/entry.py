@@ -22,10 +22,10 @@ def run(argv: list[str] | None = None) -> int:
         code = answer(arguments)
         if code is not None:
             return code
-        from pnp.parallel import draws_with_workers, start_server
+        from pnp.parallel import start_crew, workers_wanted
 
-        if draws_with_workers(arguments):
-            start_server()  # loads cairo and pikepdf for the workers while pnp loads and checks
+        # The drawing processes load cairo and pikepdf while pnp loads and checks.
+        start_crew(workers_wanted(arguments))
         from pnp.cli import main
 
         code = main(argv)

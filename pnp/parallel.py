@@ -9,15 +9,18 @@ added. `-j 1` draws the same parts, one after another in this process, so every 
 the same bytes whatever its `-j`.
 
 Loading cairo, cairosvg and pikepdf takes a quarter of a second, about as long as checking a
-game. So a build with workers starts a fork server first (`Drawing`, before the check): a
-fresh process that loads the drawing libraries while this one checks, and from which each
-worker is forked ready to draw. This process never loads them. Page plans are plain frozen
-data: they are pickled to the workers and only PDF bytes come back. The document's date is
-part of its metadata (`DocumentInfo.date_epoch`), never read from a worker's environment.
+game. So the console script starts the drawing processes (the crew, `start_crew`) before pnp
+loads: the first of them loads the drawing libraries and the bundled fonts while this process
+loads and checks, then forks the others from itself, and each waits for work on a pipe. This
+process never loads them. Page plans are plain frozen data: they are pickled to the workers and
+only PDF bytes come back. The document's date is part of its metadata
+(`DocumentInfo.date_epoch`), never read from a worker's environment. The crew stays for the
+life of the process (`pnp watch` draws round after round with it) and ends with it: a worker
+leaves when its pipe closes.
 
-Workers ignore Ctrl-C: the build stops them and is discarded as a whole. A worker starts with
-Ctrl-C and SIGTERM held (the fork server is started with them held, and its children inherit
-that), so a signal never lands in a half-made worker.
+Workers ignore Ctrl-C: the build stops them and is discarded as a whole. The first worker is
+forked with Ctrl-C and SIGTERM held, and sets them up before it lets them in, so a signal never
+lands in a half-made worker; it leads a process group of its own, so one signal stops them all.
 """
 
 from __future__ import annotations
@@ -26,16 +29,15 @@ import math
 import os
 import pickle
 import signal
+import sys
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
-if TYPE_CHECKING:  # this module is imported before pnp loads: it starts the fork server
+if TYPE_CHECKING:  # this module is imported before pnp loads: it starts the crew
     from .plans import DocumentInfo, PagePlan
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
-# Imported by the fork server once, before any worker is forked from it.
-PRELOAD = ["pnp.parallel", "pnp.pdf"]
 
 
 @dataclass(frozen=True)
@@ -89,42 +91,12 @@ def _draw_part(plans: list[PagePlan], document: DocumentInfo | None) -> bytes:
 _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
-def _quiet_worker() -> None:
-    """A worker ignores Ctrl-C and dies of SIGTERM; both were held since it was forked."""
-    from .fonts import use_bundled_fonts
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
-    use_bundled_fonts()
-
-
-def _can_fork_server() -> bool:
-    import multiprocessing
-
-    return "forkserver" in multiprocessing.get_all_start_methods()
-
-
-def start_server() -> None:
-    """Start the fork server, if it is not running: from now on it loads the drawing
-    libraries in a process of its own. Ctrl-C and SIGTERM are held while it starts, and its
-    workers inherit that until `_quiet_worker` sets them up."""
-    import multiprocessing
-    from multiprocessing import forkserver
-
-    multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD)
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    try:
-        forkserver.ensure_running()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-def draws_with_workers(argv: list[str]) -> bool:
-    """Whether a `build` or `watch` command line will draw with workers; read before pnp
-    loads, so the fork server can start first (an unusual spelling just starts it later)."""
-    if not argv or argv[0] not in ("build", "watch") or not _can_fork_server():
-        return False
+def workers_wanted(argv: list[str]) -> int:
+    """How many drawing processes a `build` or `watch` command line will use (0: it draws
+    nothing); read before pnp loads, so they can start first (an unusual spelling just
+    starts them later)."""
+    if not argv or argv[0] not in ("build", "watch") or not hasattr(os, "fork"):
+        return 0
     jobs = None
     for n, token in enumerate(argv):
         if token in ("-j", "--jobs") and n + 1 < len(argv):
@@ -132,8 +104,8 @@ def draws_with_workers(argv: list[str]) -> bool:
         elif token.startswith("--jobs="):
             jobs = token.partition("=")[2]
     if jobs is None:
-        return default_jobs() > 1
-    return jobs.isdigit() and int(jobs) > 1
+        return default_jobs()
+    return int(jobs) if jobs.isdigit() else 0
 
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
@@ -198,21 +170,188 @@ def _take_tasks(numbers, tasks: Sequence[Callable[[], T]], done: dict[int, T]) -
         done[number[0]] = tasks[number[0]]()
 
 
-class Drawing:
-    """The drawing of one build's PDFs by `workers` processes (1: in this one, afterwards).
+# -- the crew: drawing processes, loaded once and kept for the life of this process ----------
 
-    Made before the check, so the fork server loads the drawing libraries meanwhile; `draw`
-    then draws the jobs; `close` (or leaving the `with` block) stops the workers.
+_HEADER = 8  # every message is its length in 8 bytes, then a pickle
+
+
+def _send(fd: int, value: object) -> None:
+    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    view = memoryview(len(data).to_bytes(_HEADER, "big") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _receive(fd: int) -> object:
+    """The next message on `fd`; EOFError when the other end is closed."""
+    size = int.from_bytes(_read_exactly(fd, _HEADER), "big")
+    return pickle.loads(_read_exactly(fd, size))
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+@dataclass
+class _Worker:
+    requests: int  # this process writes (function, arguments) here
+    replies: int  # and reads (True, result) or (False, exception) here
+
+
+@dataclass
+class _Crew:
+    group: int  # the workers' process group, named by the first worker's process id
+    workers: list[_Worker]
+    spawned: object = None  # the first worker's Popen, when it was spawned
+
+
+_CREW: _Crew | None = None
+
+
+def start_crew(size: int) -> None:
+    """Start `size` drawing processes, unless they are running: the first loads the drawing
+    libraries and the bundled fonts, then forks the others from itself, so that is done
+    once. They stay for the life of this process and end when it does (at end of file on
+    their pipes). Ctrl-C and SIGTERM are held while the first one starts; it ignores Ctrl-C
+    (a build that is interrupted stops its workers itself) and leads a process group of its
+    own, so they can all be stopped at once."""
+    global _CREW
+    if _CREW is not None or size < 2:
+        return
+    pipes = [(os.pipe(), os.pipe()) for _ in range(size)]
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        spawned = None
+        if threading.active_count() == 1:
+            lead = os.fork()
+            if lead == 0:
+                _lead(pipes)
+        else:  # forking a process that runs other threads could copy their locks half-held
+            spawned = _spawn_lead(pipes)
+            lead = spawned.pid
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    workers = []
+    for (request_read, request_write), (reply_read, reply_write) in pipes:
+        os.close(request_read)
+        os.close(reply_write)
+        workers.append(_Worker(request_write, reply_read))
+    _CREW = _Crew(lead, workers, spawned)
+
+
+def _spawn_lead(pipes):
+    """The first worker as a new Python process, given its pipes' descriptors."""
+    import json
+    import subprocess
+
+    ends = [(request_read, reply_write) for (request_read, _), (_, reply_write) in pipes]
+    code = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
+            "from pnp.parallel import _lead; _lead(json.loads(sys.argv[2]))")
+    return subprocess.Popen(
+        [sys.executable, "-c", code, json.dumps(sys.path), json.dumps(ends)],
+        pass_fds=[fd for pair in ends for fd in pair])
+
+
+def _lead(pipes) -> None:
+    """The first worker: load, fork the others, then serve like them. Never returns.
+
+    `pipes` is either every worker's ((request read, request write), (reply read, reply
+    write)), in a process forked from the build, or every worker's (request read, reply
+    write) alone, in a spawned one."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        os.setpgid(0, 0)
+        ends = []
+        for pair in pipes:
+            if isinstance(pair[0], (tuple, list)):  # forked: close the build's ends
+                (request_read, request_write), (reply_read, reply_write) = pair
+                os.close(request_write)
+                os.close(reply_read)
+                pair = (request_read, reply_write)
+            ends.append(tuple(pair))
+        try:
+            import pnp.pdf  # noqa: F401 - loaded once here, for every worker
+            from .fonts import use_bundled_fonts
+
+            use_bundled_fonts()
+        except Exception:  # noqa: BLE001 - each job will raise it again, to the build
+            pass
+        mine = ends[0]
+        for own in ends[1:]:
+            if os.fork() == 0:
+                mine = own
+                break
+        for pair in ends:
+            if pair != mine:
+                os.close(pair[0])
+                os.close(pair[1])
+        _serve(*mine)
+    finally:
+        os._exit(0)
+
+
+def _serve(requests: int, replies: int) -> None:
+    """A worker's life: call each (function, arguments) that arrives, send back its result
+    or its exception, until the build closes the pipe."""
+    while True:
+        try:
+            function, arguments = _receive(requests)
+        except EOFError:
+            return
+        try:
+            reply = (True, function(*arguments))
+        except Exception as exc:  # noqa: BLE001 - the build raises it, as in one process
+            reply = (False, exc)
+        try:
+            _send(replies, reply)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            _send(replies, (False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))
+
+
+def _stop_crew() -> None:
+    """Stop every worker at once (a build interrupted or failed while they drew)."""
+    global _CREW
+    crew, _CREW = _CREW, None
+    if crew is None:
+        return
+    for worker in crew.workers:
+        os.close(worker.requests)
+        os.close(worker.replies)
+    try:
+        os.killpg(crew.group, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    if crew.spawned is not None:
+        crew.spawned.wait()
+    else:
+        try:
+            os.waitpid(crew.group, 0)  # the first worker is this process's child
+        except ChildProcessError:
+            pass
+
+
+class Drawing:
+    """The drawing of one build's PDFs by `workers` processes (1: in this one).
+
+    Made before the check, so the workers load the drawing libraries meanwhile (the console
+    script starts them even earlier, `start_crew`); `draw` then draws the jobs. The workers
+    are kept for the next build of this process (`pnp watch`); leaving the `with` block on an
+    exception stops them.
     """
 
     def __init__(self, workers: int) -> None:
-        self.workers = workers if workers > 1 and _can_fork_server() else 1
-        self._pool = None
+        self.workers = workers if workers > 1 and hasattr(os, "fork") else 1
         if self.workers > 1:
-            import multiprocessing
-
-            start_server()
-            self._context = multiprocessing.get_context("forkserver")
+            start_crew(self.workers)
 
     def __enter__(self) -> Drawing:
         return self
@@ -240,7 +379,8 @@ class Drawing:
             if progress:
                 progress(done, total)
 
-        if self.workers > 1 and parts:
+        crew = _CREW if self.workers > 1 else None
+        if crew and parts:
             drawn = self._in_workers(parts, task, finished, meanwhile or (lambda: None))
         else:
             if meanwhile:
@@ -252,9 +392,10 @@ class Drawing:
         joins = {n: ([drawn[i] for i, (owner, _) in enumerate(parts) if owner == n],
                      list(job.plans), job.document)
                  for n, job in enumerate(jobs) if n not in whole}
-        if self._pool is not None and joins:
-            futures = {n: self._pool.submit(finish_document, *join) for n, join in joins.items()}
-            joined = {n: future.result() for n, future in futures.items()}
+        if _CREW and joins:
+            numbers = list(joins)
+            made = _call_in_crew([(finish_document, joins[n]) for n in numbers], lambda _: None)
+            joined = {n: made[i] for i, n in enumerate(numbers)}
         else:
             joined = {n: finish_document(*join) for n, join in joins.items()}
         return [joined[n] if n in joined else
@@ -262,31 +403,54 @@ class Drawing:
                 for n in range(len(jobs))]
 
     def _in_workers(self, parts, task, finished, meanwhile) -> dict[int, bytes]:
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
-                                             initializer=_quiet_worker)
         # The largest parts first, so no worker is left drawing a big one alone at the end.
         order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
-        pending = {self._pool.submit(_draw_part, *task(index)): index for index in order}
-        meanwhile()
-        drawn = {}
-        while pending:
-            complete, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in complete:
-                index = pending.pop(future)
-                drawn[index] = future.result()
-                finished(index)
-        return drawn
+        calls = [(_draw_part, task(index)) for index in order]
+        drawn = _call_in_crew(calls, lambda n: finished(order[n]), meanwhile)
+        return {order[n]: data for n, data in drawn.items()}
 
     def close(self, cancel: bool = False) -> None:
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
         if cancel:
-            for process in list((pool._processes or {}).values()):
-                process.terminate()
-        # Waits only for the pool's own thread to see its workers gone.
-        pool.shutdown(wait=True, cancel_futures=cancel)
+            _stop_crew()
 
+
+def _call_in_crew(calls: list[tuple[Callable, tuple]], finished: Callable[[int], None],
+                  meanwhile: Callable[[], None] = lambda: None) -> dict[int, object]:
+    """Each call's result by its number, made by the crew, each call going to the first
+    worker free; `meanwhile` runs here once the first calls are sent. An exception a call
+    raised is raised here; then, or if a worker is lost or this process interrupted, the
+    crew is stopped (a build that fails is discarded whole)."""
+    import select
+
+    waiting = list(range(len(calls)))[::-1]
+    busy: dict[int, tuple[_Worker, int]] = {}  # reply pipe -> (worker, call number)
+    results: dict[int, object] = {}
+
+    def give(worker: _Worker) -> None:
+        number = waiting.pop()
+        _send(worker.requests, calls[number])
+        busy[worker.replies] = (worker, number)
+
+    try:
+        for worker in _CREW.workers[:len(calls)]:
+            give(worker)
+        meanwhile()
+        while busy:
+            ready, _, _ = select.select(list(busy), [], [])
+            for fd in ready:
+                worker, number = busy.pop(fd)
+                try:
+                    ok, value = _receive(fd)
+                except EOFError:
+                    raise RuntimeError("a drawing process stopped before it finished; run "
+                                       "again, or draw in one process with -j 1") from None
+                if not ok:
+                    raise value
+                results[number] = value
+                finished(number)
+                if waiting:
+                    give(worker)
+    except BaseException:
+        _stop_crew()
+        raise
+    return results

@@ -46,6 +46,17 @@ def browser():
         launched.close()
 
 
+@pytest.fixture(autouse=True)
+def no_crew_left():
+    """Drawing processes live as long as the process that started them; a test that starts
+    them (a build with -j 2 run in-process) stops them, so none carries a test's state into
+    the next."""
+    yield
+    import pnp.parallel
+
+    pnp.parallel._stop_crew()
+
+
 PROJECT_GAME = "downturn"  # the game the shared `project` fixture carries
 
 

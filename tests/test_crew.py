@@ -1,0 +1,135 @@
+"""The drawing processes (pnp.parallel's crew): started once, before pnp loads; each call goes
+to the first free worker; a failure or an interruption stops them all; they end with the
+process that started them. Each test runs its own Python process, as the console script does."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+START = """
+import json, os, sys, threading, time
+from pnp import parallel
+if sys.argv[1] == "threaded":  # another thread running: the first worker is spawned, not forked
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+parallel.start_crew(2)
+pids = parallel._call_in_crew([(os.getpid, ())] * 2 + [(time.sleep, (0.2,))] * 2
+                              + [(os.getpid, ())] * 4, lambda n: None)
+workers = sorted({pids[n] for n in (0, 1, 4, 5, 6, 7)})
+print(json.dumps({"me": os.getpid(), "group": os.getpgid(0), "workers": workers,
+                  "groups": sorted({os.getpgid(p) for p in workers})}), flush=True)
+"""
+
+
+def gone(pid: int) -> bool:
+    """Whether a process has ended (a zombie waiting to be reaped counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+def wait_gone(pids, seconds: float = 5) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if all(gone(p) for p in pids):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def run(script: str, *args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
+                          text=True, timeout=60, **kwargs)
+
+
+@pytest.mark.parametrize("birth", ["forked", "threaded"])
+def test_calls_are_shared_by_two_workers_in_a_group_of_their_own(birth):
+    done = run(START + "print('left', flush=True)", birth)
+    assert done.returncode == 0, done.stderr
+    started = json.loads(done.stdout.splitlines()[0])
+    assert len(started["workers"]) == 2 and started["me"] not in started["workers"]
+    # one group, led by the first worker, not this process's: one signal reaches them all
+    assert len(started["groups"]) == 1 and started["groups"][0] in started["workers"]
+    assert started["groups"][0] != started["group"]
+    assert wait_gone(started["workers"])  # they left when the process that started them did
+
+
+def test_a_call_that_fails_raises_its_error_here_and_stops_the_crew():
+    script = START + """
+try:
+    parallel._call_in_crew([(time.sleep, (0.3,)), (int, ("twelve",))], lambda n: None)
+except ValueError as exc:
+    print("raised", exc, flush=True)
+print(parallel._CREW is None, flush=True)
+time.sleep(2)
+"""
+    process = subprocess.Popen([sys.executable, "-c", script, "forked"], text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        started = json.loads(process.stdout.readline())
+        assert "invalid literal for int()" in process.stdout.readline()
+        assert process.stdout.readline().strip() == "True"
+        assert wait_gone(started["workers"], 1)  # stopped at once, the sleeper too
+    finally:
+        process.kill()
+        process.communicate()
+
+
+def test_ctrl_c_during_drawing_stops_every_worker_at_once():
+    script = START + """
+try:
+    parallel._call_in_crew([(time.sleep, (30,))] * 2, lambda n: None,
+                           lambda: print("drawing", flush=True))
+except KeyboardInterrupt:
+    print("interrupted", parallel._CREW is None, flush=True)
+time.sleep(2)
+"""
+    process = subprocess.Popen([sys.executable, "-c", script, "forked"], text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)  # a terminal of its own, as it were
+    try:
+        started = json.loads(process.stdout.readline())
+        assert process.stdout.readline().strip() == "drawing"
+        os.killpg(started["group"], signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        assert process.stdout.readline().strip() == "interrupted True"
+        assert wait_gone(started["workers"], 1)
+    finally:
+        process.kill()
+        process.communicate()
+
+
+def test_workers_ignore_ctrl_c_and_leave_when_the_build_is_killed():
+    script = START + "time.sleep(30)"
+    process = subprocess.Popen([sys.executable, "-c", script, "forked"], text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        started = json.loads(process.stdout.readline())
+        for worker in started["workers"]:
+            os.kill(worker, signal.SIGINT)
+        time.sleep(0.2)
+        assert not any(gone(p) for p in started["workers"])
+        process.kill()  # no chance to stop them: they see their pipes close
+        process.wait()
+        assert wait_gone(started["workers"])
+    finally:
+        process.kill()
+        process.communicate()
+
+
+def test_the_console_script_starts_the_crew_only_for_commands_that_draw():
+    from pnp.parallel import workers_wanted
+
+    assert workers_wanted(["build", "-j", "2"]) == 2
+    assert workers_wanted(["build", "--jobs=3"]) == 3
+    assert workers_wanted(["watch", "-j", "1"]) == 1
+    assert workers_wanted(["check", "-j", "2"]) == 0
+    assert workers_wanted(["build", "-j", "many"]) == 0
+    assert workers_wanted([]) == 0
