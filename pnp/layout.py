@@ -694,8 +694,8 @@ def _find_spot(kind, length, thick, area: Rect, printable: Rect, blocked: list[R
                  [s for s in stops] + [s - h for s in stops]
             ys = sorted({y for y in ys if printable.y_mm - 1e-9 <= y <= printable.bottom_mm - h
                          + 1e-9}, key=lambda y: abs(y - centre))
-            candidates = ((x, y) for x in xs for y in ys)
             direction = "up" if side == "left" else "down"
+            across = False  # a column of candidates for each x
         else:
             w, h = length, thick
             if side == "top":
@@ -709,18 +709,28 @@ def _find_spot(kind, length, thick, area: Rect, printable: Rect, blocked: list[R
                  [s for s in stops] + [s - w for s in stops]
             xs = sorted({x for x in xs if printable.x_mm - 1e-9 <= x <= printable.right_mm - w
                          + 1e-9}, key=lambda x: abs(x - centre))
-            candidates = ((x, y) for y in ys for x in xs)
             direction = "across"
-        # Rect.overlaps, spelled out over plain numbers: this loop runs thousands of times.
+            across = True  # a row of candidates for each y
+        # Rect.overlaps and Rect.inside, spelled out over plain numbers: this loop runs
+        # thousands of times. Only the boxes level with a row (or column) can be in its way.
         edges = [(b.x_mm - 1e-9, b.y_mm - 1e-9, b.right_mm - 1e-9, b.bottom_mm - 1e-9)
                  for b in local]
-        for x, y in candidates:
-            box = Rect(x, y, w, h)
-            right, bottom = x + w - 1e-9, y + h - 1e-9
-            if box.inside(printable) and not any(
-                    x < x1 and x0 < right and y < y1 and y0 < bottom
-                    for x0, y0, x1, y1 in edges):
-                return Furniture(kind, box, direction)
+        left, top = printable.x_mm - 1e-9, printable.y_mm - 1e-9
+        right_end, bottom_end = printable.right_mm + 1e-9, printable.bottom_mm + 1e-9
+        for fixed in (ys if across else xs):
+            if across:
+                bottom = fixed + h - 1e-9
+                level = [(x0, x1) for x0, y0, x1, y1 in edges if fixed < y1 and y0 < bottom]
+            else:
+                right = fixed + w - 1e-9
+                level = [(y0, y1) for x0, y0, x1, y1 in edges if fixed < x1 and x0 < right]
+            for moving in (xs if across else ys):
+                x, y = (moving, fixed) if across else (fixed, moving)
+                if not (x >= left and y >= top and x + w <= right_end and y + h <= bottom_end):
+                    continue
+                end = moving + (w if across else h) - 1e-9
+                if not any(moving < stop and start < end for start, stop in level):
+                    return Furniture(kind, Rect(x, y, w, h), direction)
     return None
 
 
