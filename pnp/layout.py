@@ -15,6 +15,7 @@ flip it sits at (x, paper_height - y - height).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
@@ -537,19 +538,35 @@ def crop_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float = 0) -> l
         return marks
     # Each cut line is marked just beyond the outermost pieces it cuts, so a part-filled row
     # or column is marked where its own pieces end.
+    on_x = _cells_on(xs, cells, lambda c: (c.x_mm, c.right_mm))
+    on_y = _cells_on(ys, cells, lambda c: (c.y_mm, c.bottom_mm))
     for x in xs:
-        span = bounds(c for c in cells if abs(c.x_mm - x) < 1e-6 or abs(c.right_mm - x) < 1e-6)
+        span = bounds(on_x[x])
         top, bottom = span.y_mm - bleed_mm, span.bottom_mm + bleed_mm
         marks.append(Line(x, top - near, x, top - far))
         marks.append(Line(x, bottom + near, x, bottom + far))
     for y in ys:
-        span = bounds(c for c in cells if abs(c.y_mm - y) < 1e-6 or abs(c.bottom_mm - y) < 1e-6)
+        span = bounds(on_y[y])
         left, right = span.x_mm - bleed_mm, span.right_mm + bleed_mm
         marks.append(Line(left - near, y, left - far, y))
         marks.append(Line(right + near, y, right + far, y))
     if marks_spec.inner and layout.gap_mm > 0:
         marks.extend(_inner_marks(cells, layout, bleed_mm, area))
     return marks
+
+
+def _cells_on(lines: list[float], cells: list[Rect], edges) -> dict[float, list[Rect]]:
+    """For each cut line (sorted), the cells with an edge within 1e-6 of it; `edges` gives a
+    cell's two edges across the lines. Each edge is looked up among the nearby lines only:
+    a page of small pieces has hundreds of cells and dozens of lines."""
+    found: dict[float, list[Rect]] = {line: [] for line in lines}
+    for cell in cells:
+        for edge in edges(cell):
+            nearby = lines[bisect_right(lines, edge - 2e-6):bisect_left(lines, edge + 2e-6)]
+            for line in nearby:
+                if abs(edge - line) < 1e-6:
+                    found[line].append(cell)
+    return found
 
 
 def _inner_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float, area: Rect
