@@ -14,7 +14,9 @@ Figures, each a whole process:
 - two yardsticks over the same 540 cards, with no checking, no text fitting, no page boxes and
   no margin furniture: a plain loop of Jinja SVG drawn by cairosvg onto one PDF surface, and the
   cards drawn straight onto a reportlab canvas.
-Wall time is the median; peak memory is the process's maximum resident set size.
+Wall time is the median; peak memory is the largest resident set size of any of the
+command's processes, its drawing processes included. The cases are measured round by round
+(each once per round), so a drift in the machine's speed touches them alike.
 """
 
 from __future__ import annotations
@@ -221,6 +223,10 @@ def main() -> None:
         def cold(folder: Path):
             return lambda: shutil.rmtree(folder, ignore_errors=True)
 
+        def settled(command: list[str]):
+            """Run `command` once first, untimed: what follows finds nothing changed."""
+            return lambda: subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
+
         def edit_one_event():
             """One event's text changed, as a designer's save would."""
             text = events.read_text(encoding="utf-8")
@@ -234,13 +240,14 @@ def main() -> None:
         cases = {
             "pnp check (Downturn), nothing cached": (check, forget_check),
             "pnp check (Downturn), one event edited": (check, edit_one_event),
-            "pnp check (Downturn), unchanged": (check, None),
+            "pnp check (Downturn), unchanged": (check, settled(check)),
             "build --sheets all, -j 1 --no-cache": (
                 build + ["-j", "1", "--no-cache", "--out", str(scratch / "j1")],
                 cold(scratch / "j1")),
             "build --sheets all, default, cold": (
                 build + ["--out", str(scratch / "jn")], cold(scratch / "jn")),
-            "build --sheets all, warm, unchanged": (build + ["--out", str(warm_out)], None),
+            "build --sheets all, warm, unchanged": (build + ["--out", str(warm_out)],
+                                                    settled(build + ["--out", str(warm_out)])),
             "build --sheets all, one event edited": (
                 build + ["--out", str(warm_out)], edit_one_event),
             "poker deck, 54 cards": (pnp + ["build", "--root", str(small)],
@@ -259,11 +266,19 @@ def main() -> None:
                        check=True)  # the warm cases start from a finished build
         print(f"pnp benchmark: {args.runs} runs each, median wall time; "
               f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
+        # Round by round, every case once a round: a machine whose speed drifts slows the
+        # cases compared with each other alike.
+        walls = {name: [] for name in cases}
+        peaks = {name: [] for name in cases}
+        for _ in range(args.runs):
+            for name, (command, before) in cases.items():
+                wall, peak = measure(command, before)
+                walls[name].append(wall)
+                peaks[name].append(peak)
         medians = {}
-        for name, (command, before) in cases.items():
-            walls, peaks = zip(*(measure(command, before) for _ in range(args.runs)))
-            medians[name] = statistics.median(walls)
-            print(f"{name:<40} {medians[name]:6.2f} s   peak RSS {max(peaks):6.0f} MiB")
+        for name in cases:
+            medians[name] = statistics.median(walls[name])
+            print(f"{name:<40} {medians[name]:6.2f} s   peak RSS {max(peaks[name]):6.0f} MiB")
         edit_one_event()
         rewritten = subprocess.run(build + ["--out", str(warm_out)], cwd=ROOT,
                                    capture_output=True, text=True, check=True).stdout.split()

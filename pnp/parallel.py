@@ -16,7 +16,8 @@ process never loads them. Page plans are plain frozen data: they are pickled to 
 only PDF bytes come back. The document's date is part of its metadata
 (`DocumentInfo.date_epoch`), never read from a worker's environment. The crew stays for the
 life of the process (`pnp watch` draws round after round with it) and ends with it: a worker
-leaves when its pipe closes.
+leaves when its pipe closes, and the process waits for them (so their time and memory are
+counted as its children's).
 
 Workers ignore Ctrl-C: the build stops them and is discarded as a whole. The first worker is
 forked with Ctrl-C and SIGTERM held, and sets them up before it lets them in, so a signal never
@@ -25,6 +26,7 @@ lands in a half-made worker; it leads a process group of its own, so one signal 
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import pickle
@@ -244,6 +246,7 @@ def start_crew(size: int) -> None:
         os.close(reply_write)
         workers.append(_Worker(request_write, reply_read))
     _CREW = _Crew(lead, workers, spawned)
+    atexit.register(_stop_crew, kill=False)
 
 
 def _spawn_lead(pipes):
@@ -295,6 +298,12 @@ def _lead(pipes) -> None:
                 os.close(pair[0])
                 os.close(pair[1])
         _serve(*mine)
+        if mine == ends[0]:  # the first worker waits for the others, so they are accounted for
+            while True:
+                try:
+                    os.wait()
+                except ChildProcessError:
+                    break
     finally:
         os._exit(0)
 
@@ -317,8 +326,10 @@ def _serve(requests: int, replies: int) -> None:
             _send(replies, (False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))
 
 
-def _stop_crew() -> None:
-    """Stop every worker at once (a build interrupted or failed while they drew)."""
+def _stop_crew(kill: bool = True) -> None:
+    """Stop every worker at once (a build interrupted or failed while they drew), or with
+    `kill` false let them leave as their pipes close; then wait for the first of them, which
+    has waited for the others."""
     global _CREW
     crew, _CREW = _CREW, None
     if crew is None:
@@ -326,10 +337,11 @@ def _stop_crew() -> None:
     for worker in crew.workers:
         os.close(worker.requests)
         os.close(worker.replies)
-    try:
-        os.killpg(crew.group, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    if kill:
+        try:
+            os.killpg(crew.group, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     if crew.spawned is not None:
         crew.spawned.wait()
     else:

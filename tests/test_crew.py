@@ -133,3 +133,27 @@ def test_the_console_script_starts_the_crew_only_for_commands_that_draw():
     assert workers_wanted(["check", "-j", "2"]) == 0
     assert workers_wanted(["build", "-j", "many"]) == 0
     assert workers_wanted([]) == 0
+
+
+def test_the_workers_are_waited_for_so_their_time_is_counted():
+    """When the build ends, it waits for the first worker, which has waited for the others:
+    none is left to the system, and their CPU time is counted as the build's children's."""
+    script = START + """
+import resource
+def counted(size):  # the children's CPU time of a crew that sums `size` numbers in each worker
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    parallel.start_crew(2)
+    parallel._call_in_crew([(sum, (range(size),))] * 2, lambda n: None)  # one each
+    parallel._stop_crew(kill=False)
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+parallel._stop_crew(kill=False)
+started = time.process_time()
+sum(range(8_000_000))
+alone = time.process_time() - started
+print(json.dumps((counted(8_000_000) - counted(1)) / alone), flush=True)
+"""
+    done = run(script, "forked")
+    assert done.returncode == 0, done.stderr
+    started, ratio = done.stdout.splitlines()
+    assert all(gone(p) for p in json.loads(started)["workers"])
+    assert float(ratio) > 1.5  # both workers' time, not the first one's alone
