@@ -404,7 +404,7 @@ class Drawing:
         joins = {n: ([drawn[i] for i, (owner, _) in enumerate(parts) if owner == n],
                      list(job.plans), job.document)
                  for n, job in enumerate(jobs) if n not in whole}
-        if _CREW and joins:
+        if crew and joins:
             numbers = list(joins)
             made = _call_in_crew([(finish_document, joins[n]) for n in numbers], lambda _: None)
             joined = {n: made[i] for i, n in enumerate(numbers)}
