@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import sys
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from . import __version__
@@ -77,13 +77,25 @@ def _cairo_version() -> str:
 
 
 def _fonts() -> bytes:
+    """The bundled fonts: hashed once per process, again only if a file's size or time
+    changes (each PDF's key has them)."""
     from .fonts import FACES, font_dir
 
-    digest = hashlib.sha256()
+    files = []
     for face in sorted(FACES.values(), key=lambda f: f.role):
         path = font_dir() / face.file
-        digest.update(f"{face.role} {face.family} {face.weight} {face.file}\0".encode())
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        info = path.stat()
+        files.append((f"{face.role} {face.family} {face.weight} {face.file}", str(path),
+                      info.st_size, info.st_mtime_ns, info.st_ino))
+    return _fonts_digest(tuple(files))
+
+
+@lru_cache(maxsize=8)
+def _fonts_digest(files: tuple) -> bytes:
+    digest = hashlib.sha256()
+    for name, path, *_ in files:
+        digest.update(f"{name}\0".encode())
+        digest.update(hashlib.sha256(Path(path).read_bytes()).digest())
     return digest.digest()
 
 
