@@ -8,36 +8,31 @@ PDF of its own by cairo and joined in order by pikepdf before the page boxes and
 added. `-j 1` draws the same parts, one after another in this process, so every build gives
 the same bytes whatever its `-j`.
 
-Loading cairo, cairosvg and pikepdf takes a quarter of a second, about as long as checking a
-game. So the console script starts the drawing processes (the crew, `start_crew`) before pnp
-loads: the first of them loads the drawing libraries and the bundled fonts while this process
-loads and checks, then forks the others from itself, and each waits for work on a pipe. This
-process never loads them. Page plans are plain frozen data: they are pickled to the workers and
-only PDF bytes come back. The document's date is part of its metadata
-(`DocumentInfo.date_epoch`), never read from a worker's environment. The crew stays for the
-life of the process (`pnp watch` draws round after round with it) and ends with it: a worker
-leaves when its pipe closes, and the process waits for them (so their time and memory are
-counted as its children's).
-
-Workers ignore Ctrl-C: the build stops them and is discarded as a whole. The first worker is
-forked with Ctrl-C and SIGTERM held, and sets them up before it lets them in, so a signal never
-lands in a half-made worker; it leads a process group of its own, so one signal stops them all.
+The drawing is done by the crew (pnp.crew), processes started before pnp loads that load cairo,
+cairosvg and pikepdf while the content is checked; this process never loads them. Page plans are
+plain frozen data: they are pickled to the workers and only PDF bytes come back. The document's
+date is part of its metadata (`DocumentInfo.date_epoch`), never read from a worker's
+environment.
 """
 
 from __future__ import annotations
 
-import atexit
 import math
 import os
 import pickle
 import signal
-import sys
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
-if TYPE_CHECKING:  # this module is imported before pnp loads: it starts the crew
+from . import crew
+from .crew import default_jobs
+
+
+if TYPE_CHECKING:
     from .plans import DocumentInfo, PagePlan
+
+__all__ = ["Job", "Drawing", "Progress", "default_jobs", "share_tasks", "split"]
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
 
@@ -49,18 +44,6 @@ class Job:
     name: str
     plans: Sequence[PagePlan]
     document: DocumentInfo
-
-
-def default_jobs() -> int:
-    """Worker processes when none are asked for: `PNP_JOBS` if set, else the CPUs this
-    process may use."""
-    chosen = os.environ.get("PNP_JOBS", "").strip()
-    if chosen.isdigit() and int(chosen) > 0:
-        return int(chosen)
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def split(pages: int) -> list[range]:
@@ -88,26 +71,6 @@ def _draw_part(plans: list[PagePlan], document: DocumentInfo | None) -> bytes:
     """A part's drawing; a PDF drawn in one part (`document` given) is finished here too."""
     drawn = draw_pages(plans)
     return drawn if document is None else finish_document([drawn], plans, document)
-
-
-_HELD = {signal.SIGINT, signal.SIGTERM}
-
-
-def workers_wanted(argv: list[str]) -> int:
-    """How many drawing processes a `build` or `watch` command line will use (0: it draws
-    nothing); read before pnp loads, so they can start first (an unusual spelling just
-    starts them later)."""
-    if not argv or argv[0] not in ("build", "watch") or not hasattr(os, "fork"):
-        return 0
-    jobs = None
-    for n, token in enumerate(argv):
-        if token in ("-j", "--jobs") and n + 1 < len(argv):
-            jobs = argv[n + 1]
-        elif token.startswith("--jobs="):
-            jobs = token.partition("=")[2]
-    if jobs is None:
-        return default_jobs()
-    return int(jobs) if jobs.isdigit() else 0
 
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
@@ -172,198 +135,18 @@ def _take_tasks(numbers, tasks: Sequence[Callable[[], T]], done: dict[int, T]) -
         done[number[0]] = tasks[number[0]]()
 
 
-# -- the crew: drawing processes, loaded once and kept for the life of this process ----------
-
-_HEADER = 8  # every message is its length in 8 bytes, then a pickle
-
-
-def _send(fd: int, value: object) -> None:
-    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
-    view = memoryview(len(data).to_bytes(_HEADER, "big") + data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _receive(fd: int) -> object:
-    """The next message on `fd`; EOFError when the other end is closed."""
-    size = int.from_bytes(_read_exactly(fd, _HEADER), "big")
-    return pickle.loads(_read_exactly(fd, size))
-
-
-def _read_exactly(fd: int, size: int) -> bytes:
-    chunks, left = [], size
-    while left:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
-@dataclass
-class _Worker:
-    requests: int  # this process writes (function, arguments) here
-    replies: int  # and reads (True, result) or (False, exception) here
-
-
-@dataclass
-class _Crew:
-    group: int  # the workers' process group, named by the first worker's process id
-    workers: list[_Worker]
-    spawned: object = None  # the first worker's Popen, when it was spawned
-
-
-_CREW: _Crew | None = None
-
-
-def start_crew(size: int) -> None:
-    """Start `size` drawing processes, unless they are running: the first loads the drawing
-    libraries and the bundled fonts, then forks the others from itself, so that is done
-    once. They stay for the life of this process and end when it does (at end of file on
-    their pipes). Ctrl-C and SIGTERM are held while the first one starts; it ignores Ctrl-C
-    (a build that is interrupted stops its workers itself) and leads a process group of its
-    own, so they can all be stopped at once."""
-    global _CREW
-    if _CREW is not None or size < 2:
-        return
-    pipes = [(os.pipe(), os.pipe()) for _ in range(size)]
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    try:
-        spawned = None
-        if threading.active_count() == 1:
-            lead = os.fork()
-            if lead == 0:
-                _lead(pipes)
-        else:  # forking a process that runs other threads could copy their locks half-held
-            spawned = _spawn_lead(pipes)
-            lead = spawned.pid
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-    workers = []
-    for (request_read, request_write), (reply_read, reply_write) in pipes:
-        os.close(request_read)
-        os.close(reply_write)
-        workers.append(_Worker(request_write, reply_read))
-    _CREW = _Crew(lead, workers, spawned)
-    atexit.register(_stop_crew, kill=False)
-
-
-def _spawn_lead(pipes):
-    """The first worker as a new Python process, given its pipes' descriptors."""
-    import json
-    import subprocess
-
-    ends = [(request_read, reply_write) for (request_read, _), (_, reply_write) in pipes]
-    code = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
-            "from pnp.parallel import _lead; _lead(json.loads(sys.argv[2]))")
-    return subprocess.Popen(
-        [sys.executable, "-c", code, json.dumps(sys.path), json.dumps(ends)],
-        pass_fds=[fd for pair in ends for fd in pair])
-
-
-def _lead(pipes) -> None:
-    """The first worker: load, fork the others, then serve like them. Never returns.
-
-    `pipes` is either every worker's ((request read, request write), (reply read, reply
-    write)), in a process forked from the build, or every worker's (request read, reply
-    write) alone, in a spawned one."""
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
-        os.setpgid(0, 0)
-        ends = []
-        for pair in pipes:
-            if isinstance(pair[0], (tuple, list)):  # forked: close the build's ends
-                (request_read, request_write), (reply_read, reply_write) = pair
-                os.close(request_write)
-                os.close(reply_read)
-                pair = (request_read, reply_write)
-            ends.append(tuple(pair))
-        try:
-            import pnp.pdf  # noqa: F401 - loaded once here, for every worker
-            from .fonts import use_bundled_fonts
-
-            use_bundled_fonts()
-        except Exception:  # noqa: BLE001 - each job will raise it again, to the build
-            pass
-        mine = ends[0]
-        for own in ends[1:]:
-            if os.fork() == 0:
-                mine = own
-                break
-        for pair in ends:
-            if pair != mine:
-                os.close(pair[0])
-                os.close(pair[1])
-        _serve(*mine)
-        if mine == ends[0]:  # the first worker waits for the others, so they are accounted for
-            while True:
-                try:
-                    os.wait()
-                except ChildProcessError:
-                    break
-    finally:
-        os._exit(0)
-
-
-def _serve(requests: int, replies: int) -> None:
-    """A worker's life: call each (function, arguments) that arrives, send back its result
-    or its exception, until the build closes the pipe."""
-    while True:
-        try:
-            function, arguments = _receive(requests)
-        except EOFError:
-            return
-        try:
-            reply = (True, function(*arguments))
-        except Exception as exc:  # noqa: BLE001 - the build raises it, as in one process
-            reply = (False, exc)
-        try:
-            _send(replies, reply)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            _send(replies, (False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))
-
-
-def _stop_crew(kill: bool = True) -> None:
-    """Stop every worker at once (a build interrupted or failed while they drew), or with
-    `kill` false let them leave as their pipes close; then wait for the first of them, which
-    has waited for the others."""
-    global _CREW
-    crew, _CREW = _CREW, None
-    if crew is None:
-        return
-    for worker in crew.workers:
-        os.close(worker.requests)
-        os.close(worker.replies)
-    if kill:
-        try:
-            os.killpg(crew.group, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    if crew.spawned is not None:
-        crew.spawned.wait()
-    else:
-        try:
-            os.waitpid(crew.group, 0)  # the first worker is this process's child
-        except ChildProcessError:
-            pass
-
-
 class Drawing:
     """The drawing of one build's PDFs by `workers` processes (1: in this one).
 
-    Made before the check, so the workers load the drawing libraries meanwhile (the console
-    script starts them even earlier, `start_crew`); `draw` then draws the jobs. The workers
-    are kept for the next build of this process (`pnp watch`); leaving the `with` block on an
-    exception stops them.
+    Made before the check, so the crew loads the drawing libraries meanwhile if the console
+    script has not started it already; `draw` then draws the jobs. Leaving the `with` block
+    on an exception stops the crew; otherwise it stays for the next build of this process.
     """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers if workers > 1 and hasattr(os, "fork") else 1
         if self.workers > 1:
-            start_crew(self.workers)
+            crew.start_crew(self.workers)
 
     def __enter__(self) -> Drawing:
         return self
@@ -391,8 +174,8 @@ class Drawing:
             if progress:
                 progress(done, total)
 
-        crew = _CREW if self.workers > 1 else None
-        if crew and parts:
+        shared = self.workers > 1 and crew.running()
+        if shared and parts:
             drawn = self._in_workers(parts, task, finished, meanwhile or (lambda: None))
         else:
             if meanwhile:
@@ -404,9 +187,9 @@ class Drawing:
         joins = {n: ([drawn[i] for i, (owner, _) in enumerate(parts) if owner == n],
                      list(job.plans), job.document)
                  for n, job in enumerate(jobs) if n not in whole}
-        if crew and joins:
+        if shared and joins:
             numbers = list(joins)
-            made = _call_in_crew([(finish_document, joins[n]) for n in numbers], lambda _: None)
+            made = crew.call_in_crew([(finish_document, joins[n]) for n in numbers])
             joined = {n: made[i] for i, n in enumerate(numbers)}
         else:
             joined = {n: finish_document(*join) for n, join in joins.items()}
@@ -418,51 +201,9 @@ class Drawing:
         # The largest parts first, so no worker is left drawing a big one alone at the end.
         order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
         calls = [(_draw_part, task(index)) for index in order]
-        drawn = _call_in_crew(calls, lambda n: finished(order[n]), meanwhile)
+        drawn = crew.call_in_crew(calls, lambda n: finished(order[n]), meanwhile)
         return {order[n]: data for n, data in drawn.items()}
 
     def close(self, cancel: bool = False) -> None:
         if cancel:
-            _stop_crew()
-
-
-def _call_in_crew(calls: list[tuple[Callable, tuple]], finished: Callable[[int], None],
-                  meanwhile: Callable[[], None] = lambda: None) -> dict[int, object]:
-    """Each call's result by its number, made by the crew, each call going to the first
-    worker free; `meanwhile` runs here once the first calls are sent. An exception a call
-    raised is raised here; then, or if a worker is lost or this process interrupted, the
-    crew is stopped (a build that fails is discarded whole)."""
-    import select
-
-    waiting = list(range(len(calls)))[::-1]
-    busy: dict[int, tuple[_Worker, int]] = {}  # reply pipe -> (worker, call number)
-    results: dict[int, object] = {}
-
-    def give(worker: _Worker) -> None:
-        number = waiting.pop()
-        _send(worker.requests, calls[number])
-        busy[worker.replies] = (worker, number)
-
-    try:
-        for worker in _CREW.workers[:len(calls)]:
-            give(worker)
-        meanwhile()
-        while busy:
-            ready, _, _ = select.select(list(busy), [], [])
-            for fd in ready:
-                worker, number = busy.pop(fd)
-                try:
-                    ok, value = _receive(fd)
-                except EOFError:
-                    raise RuntimeError("a drawing process stopped before it finished; run "
-                                       "again, or draw in one process with -j 1") from None
-                if not ok:
-                    raise value
-                results[number] = value
-                finished(number)
-                if waiting:
-                    give(worker)
-    except BaseException:
-        _stop_crew()
-        raise
-    return results
+            crew.stop_crew()

@@ -52,9 +52,9 @@ def no_crew_left():
     them (a build with -j 2 run in-process) stops them, so none carries a test's state into
     the next."""
     yield
-    import pnp.parallel
+    import pnp.crew
 
-    pnp.parallel._stop_crew()
+    pnp.crew.stop_crew()
 
 
 PROJECT_GAME = "downturn"  # the game the shared `project` fixture carries

@@ -1,4 +1,4 @@
-"""The drawing processes (pnp.parallel's crew): started once, before pnp loads; each call goes
+"""The drawing processes (pnp.crew): started once, before pnp loads; each call goes
 to the first free worker; a failure or an interruption stops them all; they end with the
 process that started them. Each test runs its own Python process, as the console script does."""
 
@@ -15,11 +15,11 @@ import pytest
 
 START = """
 import json, os, sys, threading, time
-from pnp import parallel
+from pnp import crew
 if sys.argv[1] == "threaded":  # another thread running: the first worker is spawned, not forked
     threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
-parallel.start_crew(2)
-pids = parallel._call_in_crew([(os.getpid, ())] * 2 + [(time.sleep, (0.2,))] * 2
+crew.start_crew(2)
+pids = crew.call_in_crew([(os.getpid, ())] * 2 + [(time.sleep, (0.2,))] * 2
                               + [(os.getpid, ())] * 4, lambda n: None)
 workers = sorted({pids[n] for n in (0, 1, 4, 5, 6, 7)})
 print(json.dumps({"me": os.getpid(), "group": os.getpgid(0), "workers": workers,
@@ -65,10 +65,10 @@ def test_calls_are_shared_by_two_workers_in_a_group_of_their_own(birth):
 def test_a_call_that_fails_raises_its_error_here_and_stops_the_crew():
     script = START + """
 try:
-    parallel._call_in_crew([(time.sleep, (0.3,)), (int, ("twelve",))], lambda n: None)
+    crew.call_in_crew([(time.sleep, (0.3,)), (int, ("twelve",))], lambda n: None)
 except ValueError as exc:
     print("raised", exc, flush=True)
-print(parallel._CREW is None, flush=True)
+print(not crew.running(), flush=True)
 time.sleep(2)
 """
     process = subprocess.Popen([sys.executable, "-c", script, "forked"], text=True,
@@ -86,10 +86,10 @@ time.sleep(2)
 def test_ctrl_c_during_drawing_stops_every_worker_at_once():
     script = START + """
 try:
-    parallel._call_in_crew([(time.sleep, (30,))] * 2, lambda n: None,
+    crew.call_in_crew([(time.sleep, (30,))] * 2, lambda n: None,
                            lambda: print("drawing", flush=True))
 except KeyboardInterrupt:
-    print("interrupted", parallel._CREW is None, flush=True)
+    print("interrupted", not crew.running(), flush=True)
 time.sleep(2)
 """
     process = subprocess.Popen([sys.executable, "-c", script, "forked"], text=True,
@@ -125,7 +125,7 @@ def test_workers_ignore_ctrl_c_and_leave_when_the_build_is_killed():
 
 
 def test_the_console_script_starts_the_crew_only_for_commands_that_draw():
-    from pnp.parallel import workers_wanted
+    from pnp.crew import workers_wanted
 
     assert workers_wanted(["build", "-j", "2"]) == 2
     assert workers_wanted(["build", "--jobs=3"]) == 3
@@ -142,11 +142,11 @@ def test_the_workers_are_waited_for_so_their_time_is_counted():
 import resource
 def counted(size):  # the children's CPU time of a crew that sums `size` numbers in each worker
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    parallel.start_crew(2)
-    parallel._call_in_crew([(sum, (range(size),))] * 2, lambda n: None)  # one each
-    parallel._stop_crew(kill=False)
+    crew.start_crew(2)
+    crew.call_in_crew([(sum, (range(size),))] * 2, lambda n: None)  # one each
+    crew.stop_crew(kill=False)
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
-parallel._stop_crew(kill=False)
+crew.stop_crew(kill=False)
 started = time.process_time()
 sum(range(8_000_000))
 alone = time.process_time() - started
@@ -157,3 +157,22 @@ print(json.dumps((counted(8_000_000) - counted(1)) / alone), flush=True)
     started, ratio = done.stdout.splitlines()
     assert all(gone(p) for p in json.loads(started)["workers"])
     assert float(ratio) > 1.5  # both workers' time, not the first one's alone
+
+
+def test_a_crew_that_never_drew_is_stopped_at_exit_without_waiting_for_its_loading():
+    """A build answered from its record, or stopped by its findings, started the crew for
+    nothing: at exit it is killed, not left to finish loading cairo first."""
+    script = """
+import json, os, time
+from pnp import crew
+crew.start_crew(2)
+group = crew._CREW.group
+started = time.perf_counter()
+crew._at_exit()
+print(json.dumps([group, time.perf_counter() - started]), flush=True)
+"""
+    done = run(script)
+    assert done.returncode == 0, done.stderr
+    group, took = json.loads(done.stdout)
+    assert gone(group)
+    assert took < 0.1  # loading the drawing libraries alone takes longer than this
