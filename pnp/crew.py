@@ -122,6 +122,9 @@ def start_crew(size: int) -> None:
     if _CREW is not None or size < 2:
         return
     pipes = [(os.pipe(), os.pipe()) for _ in range(size)]
+    # Each worker's own ends (it reads requests, writes replies), and this process's ends.
+    ends = [(request_read, reply_write) for (request_read, _), (_, reply_write) in pipes]
+    ours = [(request_write, reply_read) for (_, request_write), (reply_read, _) in pipes]
     threading = sys.modules.get("threading")  # not loaded: no other thread can be running
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
@@ -129,22 +132,20 @@ def start_crew(size: int) -> None:
         if threading is None or threading.active_count() == 1:
             lead = os.fork()
             if lead == 0:
-                _lead(pipes)
+                _lead(ends, close=[fd for pair in ours for fd in pair])
             try:  # as the worker does, so a signal sent at once finds the group
                 os.setpgid(lead, lead)
             except OSError:
                 pass
         else:
-            spawned = _spawn_lead(pipes)
+            spawned = _spawn_lead(ends)
             lead = spawned.pid
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-    workers = []
-    for (request_read, request_write), (reply_read, reply_write) in pipes:
-        os.close(request_read)
-        os.close(reply_write)
-        workers.append(_Worker(request_write, reply_read))
-    _CREW = _Crew(lead, workers, spawned)
+    for pair in ends:
+        os.close(pair[0])
+        os.close(pair[1])
+    _CREW = _Crew(lead, [_Worker(*pair) for pair in ours], spawned)
     atexit.register(_at_exit)
 
 
@@ -179,9 +180,9 @@ def stop_crew(kill: bool = True) -> None:
 
 
 def call_in_crew(calls: list[tuple], finished=lambda number: None,
-                 meanwhile=lambda: None) -> dict[int, object]:
-    """Each (function, arguments) call's result by its number, made by the crew, each call
-    going to the first worker free; `meanwhile` runs here once the first calls are sent.
+                 meanwhile=lambda: None) -> list:
+    """Each (function, arguments) call's result, in order, made by the crew, each call
+    going to the first worker free (`finished` is told each call's number as it ends); `meanwhile` runs here once the first calls are sent.
     An exception a call raised is raised here; then, or if a worker is lost or this process
     interrupted, the crew is stopped (a build that fails is discarded whole)."""
     import select
@@ -219,18 +220,17 @@ def call_in_crew(calls: list[tuple], finished=lambda number: None,
     except BaseException:
         stop_crew()
         raise
-    return results
+    return [results[number] for number in range(len(calls))]
 
 
 # -- the crew, seen from a worker -----------------------------------------------------------
 
 
-def _spawn_lead(pipes):
-    """The first worker as a new Python process, given its pipes' descriptors."""
+def _spawn_lead(ends):
+    """The first worker as a new Python process, given every worker's pipe ends."""
     import json
     import subprocess
 
-    ends = [(request_read, reply_write) for (request_read, _), (_, reply_write) in pipes]
     code = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
             "from pnp.crew import _lead; _lead(json.loads(sys.argv[2]))")
     return subprocess.Popen(
@@ -238,25 +238,19 @@ def _spawn_lead(pipes):
         pass_fds=[fd for pair in ends for fd in pair], process_group=0)
 
 
-def _lead(pipes) -> None:
+def _lead(ends, close=()) -> None:
     """The first worker: load, fork the others, then serve like them. Never returns.
 
-    `pipes` is either every worker's ((request read, request write), (reply read, reply
-    write)), in a process forked from the build, or every worker's (request read, reply
-    write) alone, in a spawned one."""
+    `ends` is every worker's (request read, reply write); `close`, the build's own ends,
+    which a worker forked from the build holds too."""
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
         os.setpgid(0, 0)
-        ends = []
-        for pair in pipes:
-            if isinstance(pair[0], (tuple, list)):  # forked: close the build's ends
-                (request_read, request_write), (reply_read, reply_write) = pair
-                os.close(request_write)
-                os.close(reply_read)
-                pair = (request_read, reply_write)
-            ends.append(tuple(pair))
+        for fd in close:
+            os.close(fd)
+        ends = [tuple(pair) for pair in ends]  # lists, when they came as JSON
         try:
             import pnp.parallel  # noqa: F401 - what the build sends: loaded once, for all
             import pnp.pdf  # noqa: F401

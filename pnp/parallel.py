@@ -188,9 +188,8 @@ class Drawing:
                      list(job.plans), job.document)
                  for n, job in enumerate(jobs) if n not in whole}
         if shared and joins:
-            numbers = list(joins)
-            made = crew.call_in_crew([(finish_document, joins[n]) for n in numbers])
-            joined = {n: made[i] for i, n in enumerate(numbers)}
+            joined = dict(zip(joins, crew.call_in_crew(
+                [(finish_document, join) for join in joins.values()])))
         else:
             joined = {n: finish_document(*join) for n, join in joins.items()}
         return [joined[n] if n in joined else
@@ -202,7 +201,7 @@ class Drawing:
         order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
         calls = [(_draw_part, task(index)) for index in order]
         drawn = crew.call_in_crew(calls, lambda n: finished(order[n]), meanwhile)
-        return {order[n]: data for n, data in drawn.items()}
+        return dict(zip(order, drawn))
 
     def close(self, cancel: bool = False) -> None:
         if cancel:
