@@ -80,6 +80,13 @@ def parse(argv: list[str]) -> dict | None:
                    out=values.get("out"))
 
 
+def _both(key, stamp, data: bytes) -> None:
+    """`data` into the stamp digest, and into the key digest unless it is None."""
+    stamp.update(data)
+    if key:
+        key.update(data)
+
+
 def _file(key, stamp, path: str, name: str) -> None:
     """A file's name and bytes into the `key` digest (unless None); its name, size and times
     into the `stamp` digest. The stat comes first: a change made while the file is read
@@ -97,9 +104,7 @@ def _files(key, stamp, folder: str, prefix: str = "") -> None:
     try:
         entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
     except (FileNotFoundError, NotADirectoryError):
-        for digest in (key, stamp):
-            if digest:
-                digest.update(f"absent {folder}\0".encode())
+        _both(key, stamp, f"absent {folder}\0".encode())
         return
     for entry in entries:
         if entry.is_dir():
@@ -141,10 +146,7 @@ def _plugins(key, stamp) -> None:
     from importlib.util import find_spec
 
     for name, value in entry_points("pnp.rules"):
-        named = f"plugin {name}={value}\0".encode()
-        for digest in (key, stamp):
-            if digest:
-                digest.update(named)
+        _both(key, stamp, f"plugin {name}={value}\0".encode())
         spec = find_spec(value.split(":")[0].split(".")[0])
         if spec and spec.origin:
             origin = spec.origin
@@ -173,10 +175,8 @@ def survey(chosen: dict, read: bool = True) -> tuple[str, str]:
     key, stamp = hashlib.sha256() if read else None, hashlib.sha256()
     head = (f"quick {FORMAT} {sys.version}\0{json.dumps(chosen, sort_keys=True)}\0"
             f"cwd {Path.cwd()}\0SOURCE_DATE_EPOCH="
-            f"{os.environ.get('SOURCE_DATE_EPOCH', '').strip()}\0").encode() + _distributions()
-    for digest in (key, stamp):
-        if digest:
-            digest.update(head)
+            f"{os.environ.get('SOURCE_DATE_EPOCH', '').strip()}\0").encode()
+    _both(key, stamp, head + _distributions())
     _files(key, stamp, os.path.join(chosen["root"], "content"))
     _files(key, stamp, os.path.join(chosen["root"], "templates"))
     _files(key, stamp, os.path.dirname(__file__))
