@@ -320,11 +320,10 @@ def diff_html(title: str, since: str, changes: list[Change],
 def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[ShownFace]],
              paper_name: str, info) -> bytes:
     """One row per changed face: old on the left, new on the right, changed areas outlined."""
-    from .layout import Rect
     from .pdf import render_pdf
     from .plans import DocumentInfo, PagePlan, Placement
     from .sheets import blank_svg
-    from .units import PAPERS
+    from .units import PAPERS, Rect
 
     paper = PAPERS[paper_name]
     margin, gap, caption = 12.0, 8.0, 12.0

@@ -25,7 +25,7 @@ from typing import Literal
 from .content import load_document
 from .findings import Findings
 from .schema import INVALID, validate
-from .units import PAPERS, Size, mm_to_pt
+from .units import PAPERS, Rect, Size, mm_to_pt
 
 RULER_MM = 50  # the printed check ruler: measure it to prove the sheet printed at 100%
 EDGE_MM = 3.5  # furniture stays this far inside the paper: most printers cannot print closer
@@ -78,35 +78,6 @@ class SheetLayout:
     @property
     def mark_width_pt(self) -> float:  # the name older templates read
         return self.marks.width_pt
-
-
-@dataclass(frozen=True)
-class Rect:
-    x_mm: float
-    y_mm: float
-    width_mm: float
-    height_mm: float
-
-    @property
-    def right_mm(self) -> float:
-        return self.x_mm + self.width_mm
-
-    @property
-    def bottom_mm(self) -> float:
-        return self.y_mm + self.height_mm
-
-    def grown(self, by_mm: float) -> "Rect":
-        return Rect(self.x_mm - by_mm, self.y_mm - by_mm, self.width_mm + 2 * by_mm,
-                    self.height_mm + 2 * by_mm)
-
-    def overlaps(self, other: "Rect") -> bool:
-        return (self.x_mm < other.right_mm - 1e-9 and other.x_mm < self.right_mm - 1e-9
-                and self.y_mm < other.bottom_mm - 1e-9 and other.y_mm < self.bottom_mm - 1e-9)
-
-    def inside(self, other: "Rect") -> bool:
-        return (self.x_mm >= other.x_mm - 1e-9 and self.y_mm >= other.y_mm - 1e-9
-                and self.right_mm <= other.right_mm + 1e-9
-                and self.bottom_mm <= other.bottom_mm + 1e-9)
 
 
 def bounds(rects) -> Rect:

@@ -29,9 +29,8 @@ import pikepdf
 from .assets import refuse_fetch
 from .fasttext import draw_text
 from .fonts import use_bundled_fonts
-from .layout import Rect
 from .plans import DocumentInfo, PagePlan, PageTransform, svg_size_mm
-from .units import Size, mm_to_pt
+from .units import Rect, Size, mm_to_pt
 
 
 class _PlacedSurface(cairosvg.surface.Surface):

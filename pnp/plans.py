@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .layout import Rect, Slot
-    from .units import Size
+    from .layout import Slot
+    from .units import Rect, Size
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from .content import load_document
 from .findings import Findings, Location
 from .schema import INVALID, bounded, suggest, validate
-from .units import PAPERS, Size
+from .units import PAPERS, Rect, Size
 
 PRINTERS_DIR = "printers"
 CALIBRATION_REACH_MM = 10  # the back's scales read corrections up to this far either way
@@ -150,7 +150,7 @@ def calibration_front(paper: Size, paper_name: str, duplex: str) -> str:
 def calibration_back(paper: Size, duplex: str) -> str:
     """Scales behind each crosshair: a mark at value v stands where the front's crosshair shows
     when the back must move by v (+ right and down, as the back page is seen)."""
-    from .layout import Rect, flip
+    from .layout import flip
 
     parts = []
     reach = CALIBRATION_REACH_MM
@@ -183,7 +183,6 @@ def calibration_back(paper: Size, duplex: str) -> str:
 
 def calibration_plans(paper_name: str, duplex: str = "long-edge"):
     """The calibration sheet as page plans for `render_pdf`."""
-    from .layout import Rect
     from .plans import PagePlan
 
     paper = PAPERS[paper_name]

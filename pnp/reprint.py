@@ -17,10 +17,9 @@ from markupsafe import escape
 
 from .diff import Change
 from .findings import Findings
-from .layout import Rect
 from .plans import DocumentInfo, PagePlan, Placement
 from .sheets import blank_svg, document_info, paper_label
-from .units import PAPERS
+from .units import PAPERS, Rect
 
 LINES_PER_PAGE = 42
 LINE_MM = 5.2

@@ -20,14 +20,14 @@ from typing import Any, Callable, Protocol
 
 from .findings import Findings
 from .inksaver import save_ink
-from .layout import PrintOptions, Rect, builtin_layouts, impose, sheet_file_name
+from .layout import PrintOptions, builtin_layouts, impose, sheet_file_name
 from .plans import DocumentInfo, PagePlan, Placement
 from .printers import apply_printer
 from .render import Face, Renderer
 from .schema import Where
 from .stamps import render_stamped
 from .tiling import Tiling, tile_board
-from .units import PAPERS, Size
+from .units import PAPERS, Rect, Size
 
 FURNITURE_TEMPLATE = "sheet.svg.j2"
 TILE_TEMPLATE = "board-tile.svg.j2"  # a tiled board page's margins, cut lines and marks

@@ -14,8 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from .layout import Rect
-from .units import Size
+from .units import Rect, Size
 
 Edge = Literal["left", "right", "top", "bottom"]
 

@@ -1,4 +1,5 @@
-"""Units: the one table of physical sizes, and the conversions out of millimetres.
+"""Units: the one table of physical sizes, the boxes measured in them, and the conversions
+out of millimetres.
 
 Everything inside pnp is millimetres. Points (for PDF) are derived here and nowhere else.
 """
@@ -62,6 +63,38 @@ CARD_SIZES: dict[str, Size] = {
     "square-1.25-inch": Size(inch_to_mm(1.25), inch_to_mm(1.25)),
     "square-half-inch": Size(inch_to_mm(0.5), inch_to_mm(0.5)),
 }
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A box in millimetres, from its top-left corner."""
+
+    x_mm: float
+    y_mm: float
+    width_mm: float
+    height_mm: float
+
+    @property
+    def right_mm(self) -> float:
+        return self.x_mm + self.width_mm
+
+    @property
+    def bottom_mm(self) -> float:
+        return self.y_mm + self.height_mm
+
+    def grown(self, by_mm: float) -> "Rect":
+        return Rect(self.x_mm - by_mm, self.y_mm - by_mm, self.width_mm + 2 * by_mm,
+                    self.height_mm + 2 * by_mm)
+
+    def overlaps(self, other: "Rect") -> bool:
+        return (self.x_mm < other.right_mm - 1e-9 and other.x_mm < self.right_mm - 1e-9
+                and self.y_mm < other.bottom_mm - 1e-9 and other.y_mm < self.bottom_mm - 1e-9)
+
+    def inside(self, other: "Rect") -> bool:
+        return (self.x_mm >= other.x_mm - 1e-9 and self.y_mm >= other.y_mm - 1e-9
+                and self.right_mm <= other.right_mm + 1e-9
+                and self.bottom_mm <= other.bottom_mm + 1e-9)
+
 
 # Exact factors from each unit a size may be written in to millimetres.
 MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH}

@@ -241,7 +241,7 @@ def test_an_interrupted_cached_build_leaves_a_usable_cache_and_the_old_pdfs(proj
 
 
 def test_the_key_covers_every_field_of_a_plan():
-    from pnp.layout import Rect
+    from pnp.units import Rect
     from pnp.plans import DocumentInfo, PagePlan, Placement
     from pnp.units import Size
 

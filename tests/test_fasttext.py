@@ -12,7 +12,7 @@ import pytest
 from PIL import ImageChops
 
 import pnp.pdf
-from pnp.layout import Rect
+from pnp.units import Rect
 from pnp.pdf import render_pdf
 from pnp.plans import DocumentInfo, PagePlan
 from pnp.units import Size

@@ -238,7 +238,7 @@ def test_repeated_xobject_entries_are_blanked_without_moving_any_byte():
 def test_a_shared_face_with_strokes_at_its_edge_stays_vector(x_mm):
     """cairo 1.16 turns a painted recording into a page-sized image at some positions when
     several strokes touch the face's edge (a pinstriped back); pnp must draw it as vectors."""
-    from pnp.layout import Rect
+    from pnp.units import Rect
     from pnp.pdf import render_pdf
     from pnp.plans import DocumentInfo, PagePlan, Placement
     from pnp.units import Size
