@@ -25,12 +25,14 @@ be copied half-held.
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import signal
 import sys
 
 _HELD = {signal.SIGINT, signal.SIGTERM}
 _HEADER = 8  # every message is its length in 8 bytes, then a pickle
+_PIPE_BYTES = 1 << 20  # the most a pipe may hold on Linux unless raised; 64 KiB by default
 
 
 def default_jobs() -> int:
@@ -122,6 +124,8 @@ def start_crew(size: int) -> None:
     if _CREW is not None or size < 2:
         return
     pipes = [(os.pipe(), os.pipe()) for _ in range(size)]
+    for pair in pipes:
+        _widen(*pair)
     # Each worker's own ends (it reads requests, writes replies), and this process's ends.
     ends = [(request_read, reply_write) for (request_read, _), (_, reply_write) in pipes]
     ours = [(request_write, reply_read) for (_, request_write), (reply_read, _) in pipes]
@@ -147,6 +151,19 @@ def start_crew(size: int) -> None:
         os.close(pair[1])
     _CREW = _Crew(lead, [_Worker(*pair) for pair in ours], spawned)
     atexit.register(_at_exit)
+
+
+def _widen(*pipes: tuple[int, int]) -> None:
+    """Let each pipe hold a whole message, where the system allows: the build then hands a
+    worker still loading its first call and goes on with its own work, instead of waiting
+    for the worker to read it."""
+    try:
+        import fcntl
+
+        for _, write_end in pipes:
+            fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):  # not Linux, or a lower limit: as it is
+        pass
 
 
 def _at_exit() -> None:
@@ -259,6 +276,7 @@ def _lead(ends, close=()) -> None:
             use_bundled_fonts()
         except Exception:  # noqa: BLE001 - each call will raise it again, to the build
             pass
+        gc.freeze()  # what was loaded stays shared with the others: their collector skips it
         mine = ends[0]
         for own in ends[1:]:
             if os.fork() == 0:

@@ -140,23 +140,27 @@ def test_the_workers_are_waited_for_so_their_time_is_counted():
     none is left to the system, and their CPU time is counted as the build's children's."""
     script = START + """
 import resource
-def counted(size):  # the children's CPU time of a crew that sums `size` numbers in each worker
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    crew.start_crew(2)
-    crew.call_in_crew([(sum, (range(size),))] * 2, lambda n: None)  # one each
-    crew.stop_crew(kill=False)
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+def spent(size):  # sums `size` numbers; the CPU time this worker has used so far
+    sum(range(size))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+def children():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 crew.stop_crew(kill=False)
-started = time.process_time()
-sum(range(8_000_000))
-alone = time.process_time() - started
-print(json.dumps((counted(8_000_000) - counted(1)) / alone), flush=True)
+before = children()
+crew.start_crew(2)
+reported = crew.call_in_crew([(spent, (4_000_000,))] * 2, lambda n: None)  # one each
+crew.stop_crew(kill=False)
+print(json.dumps([children() - before, reported]), flush=True)
 """
     done = run(script, "forked")
     assert done.returncode == 0, done.stderr
-    started, ratio = done.stdout.splitlines()
+    started, counted = done.stdout.splitlines()
     assert all(gone(p) for p in json.loads(started)["workers"])
-    assert float(ratio) > 1.5  # both workers' time, not the first one's alone
+    counted, reported = json.loads(counted)
+    assert min(reported) > 0.02  # each worker did its sum
+    assert counted >= sum(reported) - 0.005  # both workers' time, not the first one's alone
 
 
 def test_a_crew_that_never_drew_is_stopped_at_exit_without_waiting_for_its_loading():
@@ -176,3 +180,22 @@ print(json.dumps([group, time.perf_counter() - started]), flush=True)
     group, took = json.loads(done.stdout)
     assert gone(group)
     assert took < 0.1  # loading the drawing libraries alone takes longer than this
+
+
+def test_a_worker_still_loading_is_handed_a_whole_page_plan_without_the_build_waiting():
+    """The build sends the first calls, then does its own work while the workers draw: a
+    call as large as a big sheet's page plans must fit in the pipe before the worker, still
+    loading cairo, reads any of it."""
+    script = """
+import os
+from pnp import crew
+crew.start_crew(2)
+first = crew._CREW.workers[0]
+os.set_blocking(first.requests, False)  # a full pipe raises instead of waiting
+crew._send(first.requests, (print, ("x" * 900_000,)))
+print("handed", flush=True)
+crew.stop_crew()
+"""
+    done = run(script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "handed"
