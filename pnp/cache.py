@@ -151,6 +151,9 @@ class BuildCache:
         except (OSError, ValueError, AttributeError):
             self.entries = {}  # no record, or an unreadable one: everything is rebuilt
 
+    def lists(self, file_name: str) -> bool:
+        return file_name in self.entries
+
     def fresh(self, file_name: str, key: str) -> bool:
         """Whether the PDF on disk is exactly what `key` would make."""
         entry = self.entries.get(file_name)

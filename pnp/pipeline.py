@@ -229,13 +229,23 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
         for output in checked.outputs.get(sheet.name, []):
             for notice in output.plans[0].notices if output.plans else ():
                 print(f"pnp build: {output.file_name}: note: {notice}", file=sys.stderr)
-            key = output_key(output.plans, output.document) if record else ""
-            if record and record.fresh(output.file_name, key):
-                continue
+            key = None  # a PDF the record does not list is drawn; its key can wait
+            if record and record.lists(output.file_name):
+                key = output_key(output.plans, output.document)
+                if record.fresh(output.file_name, key):
+                    continue
             wanted.append(output)
             keys.append(key)
+
+    def while_drawing() -> None:
+        if meanwhile:
+            meanwhile()
+        for n, output in enumerate(wanted):
+            if record and keys[n] is None:
+                keys[n] = output_key(output.plans, output.document)
+
     drawn = drawing.draw([Job(o.file_name, o.plans, o.document) for o in wanted], progress,
-                         meanwhile)
+                         while_drawing)
     written = []
     for output, key, data in zip(wanted, keys, drawn):
         destination = folder / output.file_name
