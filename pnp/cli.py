@@ -421,6 +421,8 @@ def _reprint_baselines(project: Project, plan, out_dir: Path, args) -> dict:
 
 
 def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -> list[Path]:
+    if not baselines:  # no reprint asked for (nor its modules loaded)
+        return []
     from .diff import compare, summary
     from .history import snapshot_of
     from .reprint import write_reprint
