@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 import difflib
 import re
-import xml.etree.ElementTree as ElementTree
+from xml.parsers import expat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,6 +122,9 @@ class Renderer:
         self.findings = Findings()
         self._icon_macro = None
         self._broken: set[tuple[Location, str]] = set()
+        # Each distinct drawing's root attributes, or why it is not well-formed XML: a deck's
+        # backs are one drawing, parsed once.
+        self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
         """The findings gathered since the last call, and the (location, message) of those
@@ -175,13 +178,18 @@ class Renderer:
 
     def _svg_usable(self, svg: str, template: str, expect: Size | None, label: str) -> bool:
         """Parse the rendered SVG as the PDF stage will, and compare its declared size."""
-        try:
-            root = ElementTree.fromstring(svg)
-        except ElementTree.ParseError as exc:
-            line, column = exc.position
+        root = self._roots.get(svg)
+        if root is None:
+            try:
+                root = _root_attributes(svg)
+            except expat.ExpatError as exc:
+                root = exc.with_traceback(None)
+            self._roots[svg] = root
+        if isinstance(root, expat.ExpatError):
+            line, column = root.lineno, root.offset
             rendered = svg.splitlines()[line - 1] if 0 < line <= len(svg.splitlines()) else ""
             where = self._source_line(template, rendered)
-            reason = str(exc).split(":")[0]
+            reason = str(root).split(":")[0]
             self._report(where, f"the SVG it draws is not well-formed XML: {reason} (at "
                          f"'{_excerpt(rendered, column)}')", label, "template-xml",
                          "close every tag and quote every attribute in the template")
@@ -381,8 +389,25 @@ def line_count(text: str, width_mm: float, *, font: str = "body", size_pt: float
     return len(wrap(str(text), metrics(font), size_pt, width_mm)[0])
 
 
-def _declared_size(root: ElementTree.Element) -> Size | None:
-    """The physical size an SVG root declares, in mm; None when it declares none."""
+def _root_attributes(svg: str) -> dict[str, str]:
+    """The attributes of an SVG's root element, once the whole drawing has parsed as
+    well-formed XML, with namespaces, as the PDF stage parses it (ExpatError if not). No
+    tree is built: the check only needs to know that it would parse, and its size."""
+    parser = expat.ParserCreate(namespace_separator="}")
+    root: dict[str, str] = {}
+
+    def start(name: str, attributes: dict[str, str]) -> None:
+        root.update(attributes)
+        parser.StartElementHandler = None  # the root's attributes are all that is read
+
+    parser.StartElementHandler = start
+    parser.Parse(svg, True)
+    return root
+
+
+def _declared_size(root) -> Size | None:
+    """The physical size an SVG root (an element, or its attributes) declares, in mm;
+    None when it declares none."""
     lengths = []
     for name in ("width", "height"):
         match = _LENGTH.fullmatch(root.get(name, ""))

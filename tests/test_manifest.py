@@ -157,6 +157,9 @@ MISTAKES = [
     ("csv-ref-unknown", CSV, "Ace of Loans,Loans,", "Ace of Loans,Loan,", "ref-unknown", 2),
     ("malformed-template-xml", TEMPLATES / "card-back.svg.j2", 'stroke-width="0.8"/>',
      'stroke-width="0.8">', "template-xml", 0),
+    # namespaces are checked as the PDF stage reads them: xlink is not declared here
+    ("unbound-prefix-in-template", TEMPLATES / "card-back.svg.j2", 'stroke-width="0.8"/>',
+     'stroke-width="0.8" xlink:title="back"/>', "template-xml", "xlink:title"),
     ("undefined-name-in-common-sheet", None, None, None, "template-error", 0),
     ("piece-larger-than-paper", MANIFEST, "size: tarot", "size: 300 x 400 mm",
      "layout-too-large", "300 x 400 mm",
