@@ -191,7 +191,7 @@ def reportlab_direct(project: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--plain-child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--reportlab-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
