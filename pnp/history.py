@@ -21,10 +21,10 @@ import subprocess
 import tarfile
 import tempfile
 import time
-import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+from xml.parsers import expat
 
 from .output import Staging
 from .stamps import plain
@@ -122,11 +122,11 @@ def _faces_of(sheet):
 
 
 def _svg_size(svg: str) -> Size:
-    from .render import _declared_size
+    from .render import _declared_size, _root_attributes
 
     try:
-        return _declared_size(ElementTree.fromstring(svg)) or Size(0, 0)
-    except ElementTree.ParseError:
+        return _declared_size(_root_attributes(svg)) or Size(0, 0)
+    except expat.ExpatError:
         return Size(0, 0)
 
 

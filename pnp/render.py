@@ -405,9 +405,9 @@ def _root_attributes(svg: str) -> dict[str, str]:
     return root
 
 
-def _declared_size(root) -> Size | None:
-    """The physical size an SVG root (an element, or its attributes) declares, in mm;
-    None when it declares none."""
+def _declared_size(root: dict[str, str]) -> Size | None:
+    """The physical size an SVG root's attributes (`_root_attributes`) declare, in mm; None
+    when they declare none."""
     lengths = []
     for name in ("width", "height"):
         match = _LENGTH.fullmatch(root.get(name, ""))
