@@ -76,7 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                        help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
     build.add_argument("--no-cache", dest="cache", action="store_false",
-                       help="draw every PDF, even those whose inputs have not changed")
+                       help="draw every sheet and PDF afresh, even those whose inputs have "
+                            "not changed")
     build.add_argument("--reprint", action="store_true",
                        help="also write reprint-<paper>.pdf: only the cards changed since the "
                             "last build, with their backs and a list of what to pull")
@@ -131,7 +132,7 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                        help="draw PDFs in N processes (default: the CPU count)")
     watch.add_argument("--no-cache", dest="cache", action="store_false",
-                       help="draw every PDF on every change")
+                       help="draw every sheet and PDF afresh on every change")
     watch.add_argument("--proof", action="store_true",
                        help="also write the proof gallery on every change, and serve it on "
                             "http://127.0.0.1 (the URL is printed): open there, it reloads "
@@ -339,7 +340,8 @@ def _build(project: Project, args, names: list[str], findings: Findings, remembe
 
     checked_games = []
     for name in names:
-        checked = check_game(project, name, args.paper, options, args.jobs)
+        checked = check_game(project, name, args.paper, options, args.jobs,
+                             remember=args.cache)
         findings.extend(checked.findings)
         checked_games.append(checked)
     _print_findings(findings)

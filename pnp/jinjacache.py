@@ -1,6 +1,6 @@
 """Compiled Jinja, kept between runs: template and expression source in; Python code out,
 compiled once per source text rather than once per process; likewise the variables a
-template reads (`names_read`).
+template reads and the templates it names (`names_read`, `template_reads`).
 
 Turning Jinja into Python (lexing, parsing, generating and compiling code) is most of what a
 first `pnp check` does. The result depends only on the source text, the environment's syntax
@@ -67,6 +67,22 @@ def names_read(env: jinja2.Environment, source: str) -> tuple[str, ...]:
     known = _load(key, tuple)
     if known is None:
         known = tuple(sorted(jinja2.meta.find_undeclared_variables(env.parse(source))))
+        _store(key, known)
+    return known
+
+
+def template_reads(env: jinja2.Environment, source: str
+                   ) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+    """Every name a template source loads anywhere (globals and its own variables alike,
+    unlike `names_read`) and the templates it includes, imports or extends, None for one
+    named by an expression; kept like `names_read`."""
+    key = f"loads\0{_options(env)}\0{source}"
+    known = _load(key, tuple)
+    if known is None:
+        tree = env.parse(source)
+        known = (tuple(sorted({name.name for name in tree.find_all(nodes.Name)
+                               if name.ctx == "load"})),
+                 tuple(jinja2.meta.find_referenced_templates(tree)))
         _store(key, known)
     return known
 

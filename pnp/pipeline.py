@@ -28,6 +28,7 @@ from .plugins import available, load_plugin
 from .render import Renderer
 from .rules import run_rules
 from .schema import suggest
+from .sheetcache import SheetCache
 from .sheets import Output, Sheet
 
 DEFAULT_PAPER = "letter"
@@ -83,10 +84,12 @@ class CheckedGame:
 
 
 def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
-               options: PrintOptions | None = None, jobs: int | None = None) -> CheckedGame:
+               options: PrintOptions | None = None, jobs: int | None = None,
+               remember: bool = True) -> CheckedGame:
     """Load, validate and model one game, run its rules, and draw everything a build on
     `paper` would draw, sharing the sheets between `jobs` processes (default: one per CPU;
-    the result is the same)."""
+    the result is the same). With `remember`, a sheet whose inputs are those of an earlier
+    check is not drawn again: its result is the one kept then (pnp.sheetcache)."""
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
@@ -96,20 +99,34 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": game.info}, art_folder=folder)
+    kept = SheetCache(project.root, game, renderer, paper, options) if remember else None
     sheets = list(game.sheets.values())
     # One task per sheet (its faces and its pages) and one for the game's rules, which none
     # of them changes; a large deck is several tasks, and its pages are planned here, once
-    # its faces are joined.
-    tasks: list[Callable[[], SheetWork]] = [
-        lambda: SheetWork(rules=check_rules(project, folder, game))]
+    # its faces are joined. A sheet part kept from an earlier check with the same inputs is
+    # taken as it was, and only the others are drawn.
+    done: list[SheetWork | None] = [None]
     owners: list[Sheet | None] = [None]
+    drawing: list[tuple[int, Callable[[], SheetWork]]] = []
     for sheet in sheets:
         parts = sheet.parts(renderer)
-        for part in parts:
-            tasks.append(partial(_draw, sheet, part, len(parts) == 1, renderer, paper, options))
+        for index, part in enumerate(parts):
+            key = kept.key(sheet, index, len(parts)) if kept else None
+            found = kept.recall(sheet, index, key) if key else None
+            if found is None:
+                drawing.append((len(done), partial(_draw_kept, kept, key, index, sheet, part,
+                                                   len(parts) == 1, renderer, paper, options)))
+            done.append(found)
             owners.append(sheet)
+    # The largest drawing first and the rules next, so both cores start on long tasks.
+    drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
+    drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
     reported = [renderer.take_findings()]
-    done = share_tasks(tasks, jobs or default_jobs())
+    for (number, _), result in zip(drawing, share_tasks([task for _, task in drawing],
+                                                        jobs or default_jobs())):
+        done[number] = result
+    if kept:
+        kept.prune()
     findings.extend(done[0].rules)
     for sheet in sheets:
         mine = [result for owner, result in zip(owners, done) if owner is sheet]
@@ -161,6 +178,17 @@ class SheetWork:
     outputs: list[Output] = field(default_factory=list)
     rules: Findings = field(default_factory=Findings)
     reported: tuple = field(default_factory=lambda: (Findings(), frozenset()))
+
+
+def _draw_kept(kept: SheetCache | None, key: str | None, index: int, sheet: Sheet,
+               part: Callable[[], dict], whole: bool, renderer: Renderer, paper: str,
+               options: PrintOptions | None) -> SheetWork:
+    """`_draw`; with a key, the result is kept for the next check with the same inputs."""
+    renderer.templates_used.clear()
+    work = _draw(sheet, part, whole, renderer, paper, options)
+    if kept and key:
+        kept.keep(sheet, index, key, work, renderer.templates_used)
+    return work
 
 
 def _draw(sheet: Sheet, part: Callable[[], dict], whole: bool, renderer: Renderer, paper: str,

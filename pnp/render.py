@@ -36,6 +36,10 @@ _SVG_UNITS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_INCH / 72,
               "pc": MM_PER_INCH / 6, "px": MM_PER_INCH / 96}
 _LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px)?\s*")
 SIZE_TOLERANCE_MM = 0.01
+ICONS_TEMPLATE = "icons.svg.j2"
+# Content files the loader reads: the sheet cache keys art by name, size and time, and
+# content by its data, so art is never one of these.
+DATA_SUFFIXES = (".yaml", ".yml", ".csv")
 _IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
 
 
@@ -125,6 +129,9 @@ class Renderer:
         # Each distinct drawing's root attributes, or why it is not well-formed XML: a deck's
         # backs are one drawing, parsed once.
         self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
+        # The templates rendered (by name) since the owner last cleared it: what a sheet's
+        # drawing read, for the sheet cache (pnp.sheetcache).
+        self.templates_used: set[str] = set()
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
         """The findings gathered since the last call, and the (location, message) of those
@@ -137,6 +144,7 @@ class Renderer:
                **context: Any) -> Face:
         """Render one face; a broken or missing template, SVG that is not well-formed, or a
         drawing whose declared size is not `expect` becomes a finding, not a crash."""
+        self.templates_used.add(template)
         label = getattr(item, "label", "")
         deck = context.get("deck")
         self._safe = (expect, getattr(deck, "safe_mm", 0)) if expect is not None else None
@@ -241,6 +249,8 @@ class Renderer:
         file = (self.art_folder / path).resolve()
         if not file.is_relative_to(self.art_folder.resolve()):
             raise ValueError(f"'{path}' is outside the game folder")
+        if file.suffix.lower() in DATA_SUFFIXES:
+            raise ValueError(f"'{path}' is a content file, not art")
         data = file.read_bytes()
         x, y, width, height = box_mm
         where = card.where.of(field) if hasattr(card, "where") else None
@@ -273,8 +283,9 @@ class Renderer:
         return Location(name, line or 0, 1 if line else 0)
 
     def icon(self, name: str, x_mm: float, y_mm: float, size_mm: float) -> Markup:
+        self.templates_used.add(ICONS_TEMPLATE)
         if self._icon_macro is None:
-            self._icon_macro = self.env.get_template("icons.svg.j2").module.icon
+            self._icon_macro = self.env.get_template(ICONS_TEMPLATE).module.icon
         return self._icon_macro(self.icons[name], x_mm, y_mm, size_mm)
 
     def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,

@@ -20,7 +20,7 @@ from typing import Any, Callable, Protocol
 
 from .findings import Findings
 from .inksaver import save_ink
-from .layout import PrintOptions, builtin_layouts, impose, sheet_file_name
+from .layout import PrintOptions, impose, sheet_file_name
 from .plans import DocumentInfo, PagePlan, Placement
 from .printers import apply_printer
 from .render import Face, Renderer
@@ -117,7 +117,7 @@ class Deck:
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:
         options = options or PrintOptions()
-        layout = (options.layouts or builtin_layouts())[options.layout]
+        layout = options.sheet_layout()
         if self.back is None:
             layout = replace(layout, duplex="none", backs="none")
         try:

@@ -16,8 +16,8 @@ import pytest
 
 import pnp.cache
 import pnp.fonts
+import pnp.layout
 import pnp.parallel
-import pnp.sheets
 from conftest import REPO
 
 POKER = REPO / "bench" / "poker"
@@ -166,13 +166,13 @@ def test_a_font_edit_rebuilds(poker, run, monkeypatch, tmp_path_factory):
 
 def test_a_layout_edit_rebuilds(poker, run, monkeypatch):
     assert run("build").code == 0
-    real = pnp.sheets.builtin_layouts
+    real = pnp.layout.builtin_layouts
 
     def wider_gaps():
         layouts = real()
         return {**layouts, "home": dataclasses.replace(layouts["home"], gap_mm=2)}
 
-    monkeypatch.setattr(pnp.sheets, "builtin_layouts", wider_gaps)
+    monkeypatch.setattr(pnp.layout, "builtin_layouts", wider_gaps)
     assert _rebuilt(run, poker)
     assert not _rebuilt(run, poker)
 

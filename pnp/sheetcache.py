@@ -1,0 +1,256 @@
+"""Sheet cache: one sheet's check (its faces drawn, its pages planned, its findings) in; the
+same result, kept from an earlier run with identical inputs, out.
+
+A designer checks after every save, and a save usually touches one file: the sheets drawn
+from the others need not be drawn again. What a sheet's check makes depends only on:
+
+- the sheet itself: its spec and every item, each field with its file:line;
+- the manifest (`info`) and icons, the paper and the print options;
+- the templates it rendered and those they include, import or extend, as the renderer finds
+  them (every template file, if one is named by an expression); the entry keeps their
+  digests, compared when it is reused;
+- the game folder's art (any file that is not YAML or CSV, by name, size and time; art can
+  be large, and is only ever read whole);
+- pnp itself (its source, built-in templates and fonts), the installed distributions,
+  Python's version, the working folder (findings name files relative to it) and
+  SOURCE_DATE_EPOCH;
+- and, when a template it rendered (or one those include or import) reads `game`, every
+  content file of the game (its YAML and CSV, by their bytes), from which the whole model is
+  made. Whether it does is known once it has been drawn: the entry keeps that digest then,
+  and it is compared when the entry is reused.
+
+The key is a SHA-256 over all of them. A value it cannot digest exactly (an object of an
+unknown kind) leaves that sheet uncached rather than risk a stale answer. Entries live in the
+user's cache (pnp.usercache), one per project, game, paper, sheet and part, each replaced when
+its inputs change; the oldest are removed beyond MAX_ENTRIES. `pnp build --no-cache` neither
+reads nor writes them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import os
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from yaml.nodes import Node
+
+from . import quick, usercache
+from .cache import fonts_digest
+from .jinjacache import template_reads
+from .layout import PrintOptions
+from .render import DATA_SUFFIXES, Face, Renderer
+
+FORMAT = 1
+MAX_ENTRIES = 400
+PNP_FOLDER = Path(__file__).parent
+
+
+class Undigestible(Exception):
+    """A value whose every part cannot be told apart by its digest."""
+
+
+def digest_value(digest, value: Any) -> None:
+    """Every part of a model value into `digest`, tagged by kind, so different values never
+    give the same bytes; a drawn face (an output, not an input) adds nothing."""
+    if isinstance(value, str):
+        kind = "s" if type(value) is str else f"s{type(value).__qualname__}"
+        data = value.encode("utf-8", "surrogatepass")
+        digest.update(f"{kind}{len(data)}:".encode() + data)
+    elif value is None or isinstance(value, (bool, int, float, enum.Enum)):
+        digest.update(f"{type(value).__qualname__}:{value!r};".encode())
+    elif isinstance(value, Face):
+        digest.update(b"F;")
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        digest.update(f"<{type(value).__module__}.{type(value).__qualname__}".encode())
+        for field in dataclasses.fields(value):
+            digest.update(f" {field.name}=".encode())
+            digest_value(digest, getattr(value, field.name))
+        digest.update(b">")
+    elif isinstance(value, dict):
+        digest.update(b"{")
+        for key, item in value.items():
+            digest_value(digest, key)
+            digest_value(digest, item)
+        digest.update(b"}")
+    elif isinstance(value, (list, tuple)):
+        digest.update(b"[" if isinstance(value, list) else b"(")
+        for item in value:
+            digest_value(digest, item)
+        digest.update(b"]")
+    elif isinstance(value, Node):  # a manifest keeps some YAML as it was written
+        digest.update(f"<{type(value).__name__} {value.tag} {value.start_mark.line} "
+                      f"{value.start_mark.column} {getattr(value, 'style', None)}".encode())
+        digest_value(digest, value.value)
+        digest.update(b">")
+    elif isinstance(value, Path):
+        digest_value(digest, f"path {value}")
+    else:
+        raise Undigestible(type(value).__qualname__)
+
+
+def _game_files(art, data, folder: Path) -> None:
+    """The game folder's files: content data by its bytes into `data`, everything else (art,
+    which can be large and is only read whole) by name, size, time and inode into `art`."""
+    for root, folders, files in os.walk(folder):
+        folders.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            shown = os.path.relpath(path, folder).encode("utf-8", "surrogateescape")
+            if name.lower().endswith(DATA_SUFFIXES):
+                with open(path, "rb") as file:
+                    data.update(shown + b"\0" + hashlib.sha256(file.read()).digest())
+            else:
+                info = os.stat(path)
+                art.update(shown + f"\0{info.st_size} {info.st_mtime_ns} {info.st_ino}\0"
+                           .encode())
+
+
+def _stamps(digest, folder: Path) -> None:
+    """Every file under `folder` (pnp's own: code, templates, fonts) by name, size, time and
+    inode, as Python judges its own compiled modules."""
+    for root, folders, files in os.walk(folder):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        for name in sorted(files):
+            info = os.stat(os.path.join(root, name))
+            digest.update(f"{root}/{name}\0{info.st_size} {info.st_mtime_ns} {info.st_ino}\0"
+                          .encode("utf-8", "surrogateescape"))
+
+
+class SheetCache:
+    """The kept checks of one game's sheets, for one project, paper and set of options."""
+
+    def __init__(self, root: Path, game, renderer: Renderer, paper: str, options) -> None:
+        self.game = game
+        self.renderer = renderer
+        self.place = f"{Path(root).resolve()}\0{game.folder.name}\0{paper}"
+        self.folder = usercache.folder("sheets", "sheetcache.py")
+        common = hashlib.sha256(f"sheets {FORMAT} {sys.version}\0cwd {Path.cwd()}\0"
+                                f"SOURCE_DATE_EPOCH={os.environ.get('SOURCE_DATE_EPOCH', '')}\0"
+                                f"{paper}\0".encode())
+        common.update(quick._distributions())
+        data = hashlib.sha256(f"game {game.folder.name}\0".encode())
+        self.game_data = ""
+        try:
+            common.update(fonts_digest())
+            _stamps(common, PNP_FOLDER)
+            _game_files(common, data, Path(game.folder))
+            self.game_data = data.hexdigest()
+            options = options or PrintOptions()
+            for value in (options, options.sheet_layout(), game.info, game.icons):
+                digest_value(common, value)
+            self.common = common
+        except (Undigestible, OSError, KeyError):
+            self.common = None
+
+    def _slot(self, sheet, part: int) -> str:
+        return f"{self.place}\0{sheet.name}\0{part}"
+
+    def key(self, sheet, part: int, parts: int) -> str | None:
+        """The key of part `part` of a sheet drawn in `parts` parts, or None when it cannot
+        be told exactly."""
+        if self.common is None or self.folder is None:
+            return None
+        digest = self.common.copy()
+        digest.update(f"sheet {sheet.name} part {part} of {parts}\0".encode())
+        try:
+            digest_value(digest, sheet)
+        except Undigestible:
+            return None
+        return digest.hexdigest()
+
+    def recall(self, sheet, part: int, key: str):
+        """The kept result of a sheet's part with this key, or None."""
+        data = usercache.read(self.folder, self._slot(sheet, part))
+        if data is None:
+            return None
+        try:
+            entry = pickle.loads(data)
+            if entry["format"] != FORMAT or entry["key"] != key:
+                return None
+            if entry["game"] is not None and entry["game"] != self.game_data:
+                return None
+            if entry["templates"] != self._sources(entry["templates"]):
+                return None
+            return entry["work"]
+        except Exception:  # noqa: BLE001 - an unreadable entry only costs the drawing
+            return None
+
+    def keep(self, sheet, part: int, key: str, work, templates: set[str]) -> None:
+        """Keep a sheet part's result, with the templates it read (those it rendered and
+        those they include, import or extend) and, if any reads `game`, the game's data."""
+        try:
+            names, reads_game = _closure(self.renderer.env, templates, "game")
+            entry = {"format": FORMAT, "key": key, "work": work,
+                     "templates": self._sources(names),
+                     "game": self.game_data if reads_game else None}
+            data = pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return
+        usercache.write(self.folder, self._slot(sheet, part), data)
+
+    def _sources(self, names) -> dict[str, str | None] | str:
+        """Each named template's source digest as the renderer finds it now (None: not
+        found); for None (a template named by an expression, which could be any), a digest
+        of every file in the renderer's template folders."""
+        env = self.renderer.env
+        if names is None or isinstance(names, str):
+            digest = hashlib.sha256()
+            for folder in env.loader.searchpath:
+                quick._files(digest, hashlib.sha256(), folder)
+            return digest.hexdigest()
+        found: dict[str, str | None] = {}
+        for name in names:
+            try:
+                source = env.loader.get_source(env, name)[0]
+                found[name] = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+            except (jinja2.TemplateNotFound, OSError, UnicodeDecodeError):
+                found[name] = None
+        return found
+
+    def prune(self) -> None:
+        """Remove the oldest entries beyond MAX_ENTRIES (a project's copy that is gone,
+        another paper, old test folders)."""
+        if self.folder is None:
+            return
+        try:
+            entries = list(os.scandir(self.folder))
+            if len(entries) <= MAX_ENTRIES:
+                return
+            entries.sort(key=lambda entry: entry.stat().st_mtime_ns)
+            for entry in entries[:len(entries) - MAX_ENTRIES * 3 // 4]:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+def _closure(env: jinja2.Environment, names: set[str], variable: str
+             ) -> tuple[list[str] | None, bool]:
+    """These templates and every template they include, import or extend, and whether any
+    of them reads `variable`; None for the templates when one is named by an expression (it
+    could be any), which also counts as reading `variable`."""
+    seen: set[str] = set()
+    waiting = list(names)
+    reads = False
+    while waiting:
+        name = waiting.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            read, referenced = template_reads(env, env.loader.get_source(env, name)[0])
+        except (jinja2.TemplateError, OSError, UnicodeDecodeError):
+            continue  # nothing was drawn from it (the render reported it); its digest says so
+        if None in referenced:
+            return None, True
+        reads = reads or variable in read
+        waiting.extend(referenced)
+    return sorted(seen), reads
+
+
+__all__ = ["SheetCache", "Undigestible", "digest_value"]
