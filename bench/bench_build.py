@@ -1,14 +1,15 @@
 """Benchmark: how long pnp takes, measured from outside, with peak memory.
 
-    python bench/bench_build.py            # all figures, 3 runs each, medians
+    python bench/bench_build.py            # all figures, 5 runs each, medians
     python bench/bench_build.py --runs 5
 
 Figures, each a whole process:
 - `pnp check` on Downturn with nothing cached (no compiled templates kept from an earlier
   run), after one event's text is edited (as on every save), and again with nothing changed;
 - `pnp build --sheets all` (Letter) on Downturn in one process with no cache (`-j 1
-  --no-cache`) beside the default (worker processes, cache) from an empty output folder; then
-  again with nothing changed, and after one event's text is edited;
+  --no-cache`) beside the default (worker processes, cache) from an empty output folder and
+  with no sheets kept by a check; then again with nothing changed, and after one event's text
+  is edited;
 - `pnp build` of the plain benchmark deck in bench/poker (poker cards from CSV: a title, a suit
   colour, a value, three wrapped lines of body, a number, one shared back) at 54 and 540 cards;
 - two yardsticks over the same 540 cards, with no checking, no text fitting, no page boxes and
@@ -221,7 +222,12 @@ def main() -> None:
             shutil.rmtree(scratch / "user-cache", ignore_errors=True)
 
         def cold(folder: Path):
-            return lambda: shutil.rmtree(folder, ignore_errors=True)
+            """An empty output folder, and no sheets kept by an earlier check."""
+            def empty():
+                shutil.rmtree(folder, ignore_errors=True)
+                for kept in (scratch / "user-cache").glob("sheets-*"):
+                    shutil.rmtree(kept, ignore_errors=True)
+            return empty
 
         def settled(command: list[str]):
             """Run `command` once first, untimed: what follows finds nothing changed."""

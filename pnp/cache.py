@@ -76,7 +76,7 @@ def _cairo_version() -> str:
     return "unknown"
 
 
-def fonts_digest() -> bytes:
+def _fonts() -> bytes:
     """The bundled fonts: hashed once per process, again only if a file's size or time
     changes (each PDF's key has them)."""
     from .fonts import FACES, font_dir
@@ -102,7 +102,7 @@ def _fonts_digest(files: tuple) -> bytes:
 def output_key(plans, document) -> str:
     """The key of one PDF: everything its bytes depend on."""
     digest = hashlib.sha256(_toolchain())
-    digest.update(fonts_digest())  # the document's date is one of its fields
+    digest.update(_fonts())  # the document's date is one of its fields
     _update(digest, document)
     for plan in plans:
         _update(digest, plan)

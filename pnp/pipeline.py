@@ -11,6 +11,7 @@ The sheets are drawn independently of one another, shared between both cores.
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -93,13 +94,15 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
+    began = time.time_ns()
     game = checked.game = load_game(folder, project.shown, findings)
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": game.info}, art_folder=folder)
-    kept = SheetCache(project.root, game, renderer, paper, options) if remember else None
+    kept = SheetCache(project.root, game, renderer, paper, options, began) \
+        if remember else None
     sheets = list(game.sheets.values())
     # One task per sheet (its faces and its pages) and one for the game's rules, which none
     # of them changes; a large deck is several tasks, and its pages are planned here, once

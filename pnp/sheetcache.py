@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import os
 import pickle
@@ -40,14 +41,16 @@ from typing import Any
 import jinja2
 from yaml.nodes import Node
 
-from . import quick, usercache
-from .cache import fonts_digest
+from . import fonts, quick, usercache
 from .jinjacache import template_reads
 from .layout import PrintOptions
 from .render import DATA_SUFFIXES, Face, Renderer
 
 FORMAT = 1
 MAX_ENTRIES = 400
+# A file's time comes from a coarser clock than time.time_ns(): a file changed just after a
+# check began may show a time a little before it.
+CLOCK_SLACK_NS = 50_000_000
 PNP_FOLDER = Path(__file__).parent
 
 
@@ -67,10 +70,11 @@ def digest_value(digest, value: Any) -> None:
     elif isinstance(value, Face):
         digest.update(b"F;")
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        digest.update(f"<{type(value).__module__}.{type(value).__qualname__}".encode())
-        for field in dataclasses.fields(value):
-            digest.update(f" {field.name}=".encode())
-            digest_value(digest, getattr(value, field.name))
+        head, names = _shape(type(value))
+        digest.update(head)
+        for name, label in names:
+            digest.update(label)
+            digest_value(digest, getattr(value, name))
         digest.update(b">")
     elif isinstance(value, dict):
         digest.update(b"{")
@@ -94,21 +98,32 @@ def digest_value(digest, value: Any) -> None:
         raise Undigestible(type(value).__qualname__)
 
 
-def _game_files(art, data, folder: Path) -> None:
+@functools.cache
+def _shape(kind: type) -> tuple[bytes, tuple[tuple[str, bytes], ...]]:
+    """A dataclass's name and its fields' names, as `digest_value` writes them."""
+    return (f"<{kind.__module__}.{kind.__qualname__}".encode(),
+            tuple((field.name, f" {field.name}=".encode()) for field in dataclasses.fields(kind)))
+
+
+def _game_files(art, data, folder: Path) -> int:
     """The game folder's files: content data by its bytes into `data`, everything else (art,
-    which can be large and is only read whole) by name, size, time and inode into `art`."""
+    which can be large and is only read whole) by name, size, time and inode into `art`.
+    Returns the newest modification time among them."""
+    newest = 0
     for root, folders, files in os.walk(folder):
         folders.sort()
         for name in sorted(files):
             path = os.path.join(root, name)
             shown = os.path.relpath(path, folder).encode("utf-8", "surrogateescape")
+            info = os.stat(path)
+            newest = max(newest, info.st_mtime_ns)
             if name.lower().endswith(DATA_SUFFIXES):
                 with open(path, "rb") as file:
                     data.update(shown + b"\0" + hashlib.sha256(file.read()).digest())
             else:
-                info = os.stat(path)
                 art.update(shown + f"\0{info.st_size} {info.st_mtime_ns} {info.st_ino}\0"
                            .encode())
+    return newest
 
 
 def _stamps(digest, folder: Path) -> None:
@@ -125,9 +140,15 @@ def _stamps(digest, folder: Path) -> None:
 class SheetCache:
     """The kept checks of one game's sheets, for one project, paper and set of options."""
 
-    def __init__(self, root: Path, game, renderer: Renderer, paper: str, options) -> None:
+    def __init__(self, root: Path, game, renderer: Renderer, paper: str, options,
+                 began: int) -> None:
+        """`began`: the time (time.time_ns) before the game was loaded; a file changed since
+        may or may not be in what this check draws, so nothing drawn then is kept."""
         self.game = game
         self.renderer = renderer
+        self.began = began - CLOCK_SLACK_NS
+        self.changed = False
+        self._templates: dict[str, tuple[str | None, str, int]] = {}
         self.place = f"{Path(root).resolve()}\0{game.folder.name}\0{paper}"
         self.folder = usercache.folder("sheets", "sheetcache.py")
         common = hashlib.sha256(f"sheets {FORMAT} {sys.version}\0cwd {Path.cwd()}\0"
@@ -137,9 +158,12 @@ class SheetCache:
         data = hashlib.sha256(f"game {game.folder.name}\0".encode())
         self.game_data = ""
         try:
-            common.update(fonts_digest())
             _stamps(common, PNP_FOLDER)
-            _game_files(common, data, Path(game.folder))
+            for face in sorted(fonts.FACES.values(), key=lambda face: face.role):
+                info = os.stat(fonts.font_dir() / face.file)  # wherever pnp finds its fonts
+                common.update(f"{face.role} {face.file} {info.st_size} {info.st_mtime_ns} "
+                              f"{info.st_ino}\0".encode())
+            self.changed = _game_files(common, data, Path(game.folder)) >= began
             self.game_data = data.hexdigest()
             options = options or PrintOptions()
             for value in (options, options.sheet_layout(), game.info, game.icons):
@@ -183,35 +207,71 @@ class SheetCache:
 
     def keep(self, sheet, part: int, key: str, work, templates: set[str]) -> None:
         """Keep a sheet part's result, with the templates it read (those it rendered and
-        those they include, import or extend) and, if any reads `game`, the game's data."""
+        those they include, import or extend) and, if any reads `game`, the game's data.
+        Nothing is kept if one of those templates changed since the check began: the
+        drawing may be of either version."""
         try:
-            names, reads_game = _closure(self.renderer.env, templates, "game")
-            entry = {"format": FORMAT, "key": key, "work": work,
-                     "templates": self._sources(names),
+            names, reads_game = self._closure(templates, "game")
+            sources = self._sources(names)
+            if self.changed or (names and any(
+                    self._template(name)[2] >= self.began for name in names)):
+                return
+            entry = {"format": FORMAT, "key": key, "work": work, "templates": sources,
                      "game": self.game_data if reads_game else None}
             data = pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError):
             return
         usercache.write(self.folder, self._slot(sheet, part), data)
 
-    def _sources(self, names) -> dict[str, str | None] | str:
-        """Each named template's source digest as the renderer finds it now (None: not
-        found); for None (a template named by an expression, which could be any), a digest
-        of every file in the renderer's template folders."""
-        env = self.renderer.env
+    def _template(self, name: str) -> tuple[str | None, str, int]:
+        """A template's source as the renderer finds it (None: it cannot), its digest and
+        its file's modification time; read once per check."""
+        if name not in self._templates:
+            env = self.renderer.env
+            try:  # the plain loader: the file's own path, no shown name to work out
+                source, path, _ = jinja2.FileSystemLoader.get_source(env.loader, env, name)
+                self._templates[name] = (
+                    source, hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(),
+                    os.stat(path).st_mtime_ns)
+            except (jinja2.TemplateNotFound, OSError, UnicodeDecodeError):
+                self._templates[name] = (None, "absent", 0)
+        return self._templates[name]
+
+    def _sources(self, names) -> dict[str, str] | str:
+        """Each named template's source digest as the renderer finds it now; for None (a
+        template named by an expression, which could be any), a digest of every file in the
+        renderer's template folders."""
         if names is None or isinstance(names, str):
             digest = hashlib.sha256()
-            for folder in env.loader.searchpath:
+            for folder in self.renderer.env.loader.searchpath:
                 quick._files(digest, hashlib.sha256(), folder)
             return digest.hexdigest()
-        found: dict[str, str | None] = {}
-        for name in names:
+        return {name: self._template(name)[1] for name in names}
+
+    def _closure(self, names: set[str], variable: str) -> tuple[list[str] | None, bool]:
+        """These templates and every template they include, import or extend, and whether
+        any of them reads `variable`; None for the templates when one is named by an
+        expression (it could be any), which also counts as reading `variable`."""
+        seen: set[str] = set()
+        waiting = list(names)
+        reads = False
+        while waiting:
+            name = waiting.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            source = self._template(name)[0]
+            if source is None:
+                continue  # nothing was drawn from it (the render reported it)
             try:
-                source = env.loader.get_source(env, name)[0]
-                found[name] = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-            except (jinja2.TemplateNotFound, OSError, UnicodeDecodeError):
-                found[name] = None
-        return found
+                read, referenced = template_reads(self.renderer.env, source)
+            except jinja2.TemplateSyntaxError:
+                continue  # nothing was drawn from it either
+            if None in referenced:
+                return None, True
+            reads = reads or variable in read
+            waiting.extend(referenced)
+        return sorted(seen), reads
 
     def prune(self) -> None:
         """Remove the oldest entries beyond MAX_ENTRIES (a project's copy that is gone,
@@ -227,30 +287,6 @@ class SheetCache:
                 os.unlink(entry.path)
         except OSError:
             pass
-
-
-def _closure(env: jinja2.Environment, names: set[str], variable: str
-             ) -> tuple[list[str] | None, bool]:
-    """These templates and every template they include, import or extend, and whether any
-    of them reads `variable`; None for the templates when one is named by an expression (it
-    could be any), which also counts as reading `variable`."""
-    seen: set[str] = set()
-    waiting = list(names)
-    reads = False
-    while waiting:
-        name = waiting.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        try:
-            read, referenced = template_reads(env, env.loader.get_source(env, name)[0])
-        except (jinja2.TemplateError, OSError, UnicodeDecodeError):
-            continue  # nothing was drawn from it (the render reported it); its digest says so
-        if None in referenced:
-            return None, True
-        reads = reads or variable in read
-        waiting.extend(referenced)
-    return sorted(seen), reads
 
 
 __all__ = ["SheetCache", "Undigestible", "digest_value"]

@@ -4,7 +4,9 @@ hands on is what a check drawing everything hands on (pnp.sheetcache)."""
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import time
 
 import pytest
 
@@ -163,3 +165,17 @@ def test_build_no_cache_keeps_nothing_and_draws_the_same_bytes(project, drawn, r
     for pdf in pdfs:
         assert hashlib.sha256((project / "kept" / pdf).read_bytes()).digest() == \
             hashlib.sha256((project / "fresh" / pdf).read_bytes()).digest(), pdf
+
+
+def test_nothing_is_kept_from_files_changed_while_checking(project, drawn):
+    """A file whose time is after the check began may or may not be in what it drew."""
+    template = project / "templates/downturn/event-front.svg.j2"
+    later = time.time_ns() + 10 * 10**9
+    os.utime(template, ns=(later, later))
+    assert drawn() == ALL
+    assert drawn() == {"events"}
+    for entry in drawn.entries():
+        entry.unlink()
+    os.utime(project / "content/downturn/regions.yaml", ns=(later, later))
+    assert drawn() == ALL
+    assert drawn.entries() == []  # any content file: the model may be of either version
