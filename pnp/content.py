@@ -329,9 +329,11 @@ def _compose_fast(text: str, shown: str) -> tuple[Node | None, Findings] | None:
     """The root node and findings of a file libyaml parses without complaint; None for any
     problem, which the slower parser then reads and explains."""
     # Where libyaml and PyYAML part: a tab (libyaml reads some that PyYAML refuses), a byte
-    # order mark (counted in positions or not) and the position of the end of a file with no
-    # final newline. Such files take PyYAML's path.
-    if "\t" in text or "\ufeff" in text or not text.endswith("\n"):
+    # order mark (counted in positions or not), the position of the end of a file with no
+    # final newline, and a '?' inside a flow collection (libyaml reads `[n? ull]` as one
+    # scalar, PyYAML refuses it). Such files take PyYAML's path.
+    if "\t" in text or "\ufeff" in text or not text.endswith("\n") or (
+            "?" in text and ("[" in text or "{" in text)):
         return None
     found = Findings()
     loader = FastStrictLoader(text, shown, found)
