@@ -15,17 +15,21 @@ killed one leaves a record that is still true of every file it names.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import hashlib
 import json
 import os
 import sys
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
+
+from yaml.nodes import Node
 
 from . import __version__
 
 CACHE_FILE = ".pnp-cache/build.json"
-FORMAT = 1
+FORMAT = 2
 # Modules whose source decides how plans become PDF bytes: an edit to any is a new key.
 _DRAWING_MODULES = ("pdf.py", "fasttext.py", "fonts.py", "parallel.py")
 
@@ -103,30 +107,61 @@ def output_key(plans, document) -> str:
     """The key of one PDF: everything its bytes depend on."""
     digest = hashlib.sha256(_toolchain())
     digest.update(_fonts())  # the document's date is one of its fields
-    _update(digest, document)
+    digest_value(digest, document)
     for plan in plans:
-        _update(digest, plan)
+        digest_value(digest, plan)
     return digest.hexdigest()
 
 
-def _update(digest, value) -> None:
-    """Every field of a plan, placement or document, whatever fields they gain later: text
-    as it is (faces are long), anything else by its repr."""
+class Undigestible(Exception):
+    """A value whose every part cannot be told apart by its digest."""
+
+
+def digest_value(digest, value: Any) -> None:
+    """Every part of a value into `digest`, tagged by kind, so different values never give
+    the same bytes: text as it is (faces are long), dataclasses field by field (whatever
+    fields they gain later), containers item by item, YAML nodes as written. Anything else
+    raises Undigestible rather than be told apart by a repr that may not show all of it."""
     if isinstance(value, str):
-        digest.update(b"s%d:" % len(value) + value.encode("utf-8", "surrogatepass"))
+        kind = "s" if type(value) is str else f"s{type(value).__qualname__}"
+        data = value.encode("utf-8", "surrogatepass")
+        digest.update(f"{kind}{len(data)}:".encode() + data)
+    elif value is None or isinstance(value, (bool, int, float, enum.Enum)):
+        digest.update(f"{type(value).__qualname__}:{value!r};".encode())
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        digest.update(f"<{type(value).__qualname__}".encode())
-        for item in dataclasses.fields(value):
-            digest.update(f" {item.name}=".encode())
-            _update(digest, getattr(value, item.name))
+        head, names = _shape(type(value))
+        digest.update(head)
+        for name, label in names:
+            digest.update(label)
+            digest_value(digest, getattr(value, name))
         digest.update(b">")
-    elif isinstance(value, (tuple, list)):
-        digest.update(b"[")
+    elif isinstance(value, dict):
+        digest.update(b"{")
+        for key, item in value.items():
+            digest_value(digest, key)
+            digest_value(digest, item)
+        digest.update(b"}")
+    elif isinstance(value, (list, tuple)):
+        digest.update(b"[" if isinstance(value, list) else b"(")
         for item in value:
-            _update(digest, item)
+            digest_value(digest, item)
         digest.update(b"]")
+    elif isinstance(value, Node):  # a manifest keeps some YAML as it was written
+        digest.update(f"<{type(value).__name__} {value.tag} {value.start_mark.line} "
+                      f"{value.start_mark.column} {getattr(value, 'style', None)}".encode())
+        digest_value(digest, value.value)
+        digest.update(b">")
+    elif isinstance(value, Path):
+        digest_value(digest, f"path {value}")
     else:
-        digest.update(repr(value).encode())
+        raise Undigestible(type(value).__qualname__)
+
+
+@cache
+def _shape(kind: type) -> tuple[bytes, tuple[tuple[str, bytes], ...]]:
+    """A dataclass's name and its fields' names, as `digest_value` writes them."""
+    return (f"<{kind.__module__}.{kind.__qualname__}".encode(),
+            tuple((field.name, f" {field.name}=".encode()) for field in dataclasses.fields(kind)))
 
 
 def file_digest(path: Path) -> str | None:

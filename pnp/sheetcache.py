@@ -28,23 +28,19 @@ reads nor writes them.
 
 from __future__ import annotations
 
-import dataclasses
-import enum
-import functools
 import hashlib
 import os
 import pickle
 import sys
 from pathlib import Path
-from typing import Any
 
 import jinja2
-from yaml.nodes import Node
 
 from . import fonts, quick, usercache
+from .cache import Undigestible, digest_value
 from .jinjacache import template_reads
 from .layout import PrintOptions
-from .render import DATA_SUFFIXES, Face, Renderer
+from .render import DATA_SUFFIXES, Renderer
 
 FORMAT = 1
 MAX_ENTRIES = 400
@@ -52,57 +48,6 @@ MAX_ENTRIES = 400
 # check began may show a time a little before it.
 CLOCK_SLACK_NS = 50_000_000
 PNP_FOLDER = Path(__file__).parent
-
-
-class Undigestible(Exception):
-    """A value whose every part cannot be told apart by its digest."""
-
-
-def digest_value(digest, value: Any) -> None:
-    """Every part of a model value into `digest`, tagged by kind, so different values never
-    give the same bytes; a drawn face (an output, not an input) adds nothing."""
-    if isinstance(value, str):
-        kind = "s" if type(value) is str else f"s{type(value).__qualname__}"
-        data = value.encode("utf-8", "surrogatepass")
-        digest.update(f"{kind}{len(data)}:".encode() + data)
-    elif value is None or isinstance(value, (bool, int, float, enum.Enum)):
-        digest.update(f"{type(value).__qualname__}:{value!r};".encode())
-    elif isinstance(value, Face):
-        digest.update(b"F;")
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        head, names = _shape(type(value))
-        digest.update(head)
-        for name, label in names:
-            digest.update(label)
-            digest_value(digest, getattr(value, name))
-        digest.update(b">")
-    elif isinstance(value, dict):
-        digest.update(b"{")
-        for key, item in value.items():
-            digest_value(digest, key)
-            digest_value(digest, item)
-        digest.update(b"}")
-    elif isinstance(value, (list, tuple)):
-        digest.update(b"[" if isinstance(value, list) else b"(")
-        for item in value:
-            digest_value(digest, item)
-        digest.update(b"]")
-    elif isinstance(value, Node):  # a manifest keeps some YAML as it was written
-        digest.update(f"<{type(value).__name__} {value.tag} {value.start_mark.line} "
-                      f"{value.start_mark.column} {getattr(value, 'style', None)}".encode())
-        digest_value(digest, value.value)
-        digest.update(b">")
-    elif isinstance(value, Path):
-        digest_value(digest, f"path {value}")
-    else:
-        raise Undigestible(type(value).__qualname__)
-
-
-@functools.cache
-def _shape(kind: type) -> tuple[bytes, tuple[tuple[str, bytes], ...]]:
-    """A dataclass's name and its fields' names, as `digest_value` writes them."""
-    return (f"<{kind.__module__}.{kind.__qualname__}".encode(),
-            tuple((field.name, f" {field.name}=".encode()) for field in dataclasses.fields(kind)))
 
 
 def _game_files(art, data, folder: Path) -> int:
@@ -114,27 +59,13 @@ def _game_files(art, data, folder: Path) -> int:
         folders.sort()
         for name in sorted(files):
             path = os.path.join(root, name)
-            shown = os.path.relpath(path, folder).encode("utf-8", "surrogateescape")
-            info = os.stat(path)
-            newest = max(newest, info.st_mtime_ns)
+            newest = max(newest, os.stat(path).st_mtime_ns)
+            shown = os.path.relpath(path, folder)
             if name.lower().endswith(DATA_SUFFIXES):
-                with open(path, "rb") as file:
-                    data.update(shown + b"\0" + hashlib.sha256(file.read()).digest())
+                quick._file(data, hashlib.sha256(), path, shown)
             else:
-                art.update(shown + f"\0{info.st_size} {info.st_mtime_ns} {info.st_ino}\0"
-                           .encode())
+                quick._file(None, art, path, shown)
     return newest
-
-
-def _stamps(digest, folder: Path) -> None:
-    """Every file under `folder` (pnp's own: code, templates, fonts) by name, size, time and
-    inode, as Python judges its own compiled modules."""
-    for root, folders, files in os.walk(folder):
-        folders[:] = sorted(f for f in folders if f != "__pycache__")
-        for name in sorted(files):
-            info = os.stat(os.path.join(root, name))
-            digest.update(f"{root}/{name}\0{info.st_size} {info.st_mtime_ns} {info.st_ino}\0"
-                          .encode("utf-8", "surrogateescape"))
 
 
 class SheetCache:
@@ -149,6 +80,7 @@ class SheetCache:
         self.began = began - CLOCK_SLACK_NS
         self.changed = False
         self._templates: dict[str, tuple[str | None, str, int]] = {}
+        self._all: tuple[str, int] | None = None
         self.place = f"{Path(root).resolve()}\0{game.folder.name}\0{paper}"
         self.folder = usercache.folder("sheets", "sheetcache.py")
         common = hashlib.sha256(f"sheets {FORMAT} {sys.version}\0cwd {Path.cwd()}\0"
@@ -158,11 +90,12 @@ class SheetCache:
         data = hashlib.sha256(f"game {game.folder.name}\0".encode())
         self.game_data = ""
         try:
-            _stamps(common, PNP_FOLDER)
+            # pnp's own files (code, templates, fonts) by name, size, time and inode, as
+            # Python judges its compiled modules; and the fonts wherever pnp finds them.
+            quick._files(None, common, str(PNP_FOLDER))
             for face in sorted(fonts.FACES.values(), key=lambda face: face.role):
-                info = os.stat(fonts.font_dir() / face.file)  # wherever pnp finds its fonts
-                common.update(f"{face.role} {face.file} {info.st_size} {info.st_mtime_ns} "
-                              f"{info.st_ino}\0".encode())
+                quick._file(None, common, str(fonts.font_dir() / face.file),
+                            f"{face.role} {face.file}")
             self.changed = _game_files(common, data, Path(game.folder)) >= began
             self.game_data = data.hexdigest()
             options = options or PrintOptions()
@@ -212,11 +145,12 @@ class SheetCache:
         drawing may be of either version."""
         try:
             names, reads_game = self._closure(templates, "game")
-            sources = self._sources(names)
-            if self.changed or (names and any(
-                    self._template(name)[2] >= self.began for name in names)):
+            newest = self._every_template()[1] if names is None else \
+                max((self._template(name)[2] for name in names), default=0)
+            if self.changed or newest >= self.began:
                 return
-            entry = {"format": FORMAT, "key": key, "work": work, "templates": sources,
+            entry = {"format": FORMAT, "key": key, "work": work,
+                     "templates": self._sources(names),
                      "game": self.game_data if reads_game else None}
             data = pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError):
@@ -242,11 +176,21 @@ class SheetCache:
         template named by an expression, which could be any), a digest of every file in the
         renderer's template folders."""
         if names is None or isinstance(names, str):
-            digest = hashlib.sha256()
+            return self._every_template()[0]
+        return {name: self._template(name)[1] for name in names}
+
+    def _every_template(self) -> tuple[str, int]:
+        """A digest of every file in the renderer's template folders, and the newest
+        modification time among them; read once per check."""
+        if self._all is None:
+            digest, newest = hashlib.sha256(), 0
             for folder in self.renderer.env.loader.searchpath:
                 quick._files(digest, hashlib.sha256(), folder)
-            return digest.hexdigest()
-        return {name: self._template(name)[1] for name in names}
+                for root, _, files in os.walk(folder):
+                    for name in files:
+                        newest = max(newest, os.stat(os.path.join(root, name)).st_mtime_ns)
+            self._all = (digest.hexdigest(), newest)
+        return self._all
 
     def _closure(self, names: set[str], variable: str) -> tuple[list[str] | None, bool]:
         """These templates and every template they include, import or extend, and whether
