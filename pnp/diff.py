@@ -22,6 +22,7 @@ from typing import Any
 
 import jinja2
 
+from .frozen import frozen
 from .history import FaceRecord, Snapshot
 from .proof import PAGE_STYLE
 
@@ -32,7 +33,7 @@ THRESHOLD = 48  # a channel difference below this is antialiasing noise, not a c
 PAD_MM = 0.8
 
 
-@dataclass(frozen=True)
+@frozen
 class FieldChange:
     path: str
     old: Any
@@ -140,7 +141,7 @@ def summary(changes: list[Change]) -> str:
 
 # -- changed areas ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@frozen
 class Area:
     """A marked rectangle on a face, in mm from its top-left corner."""
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .frozen import frozen
+
 
 class Severity(enum.Enum):
     ERROR = "error"
@@ -50,7 +52,7 @@ def cap_words(text: str) -> str:
     return _LONG_WORD.sub(cut, text)
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     rule: str
     severity: Severity

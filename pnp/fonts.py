@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
 from . import usercache
 from .errors import OutsideError
+from .frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class FontFace:
     """A role that templates ask for, mapped to one bundled file."""
 
@@ -47,7 +47,7 @@ def font_dir() -> Path:
     return Path(str(resources.files("pnp").joinpath("fonts")))
 
 
-@dataclass(frozen=True)
+@frozen
 class Metrics:
     """Measures strings in one face; sizes in points, lengths in millimetres. Widths are in
     thousandths of the font size, as reportlab reads them."""

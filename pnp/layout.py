@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Literal
 
 from .content import load_document
 from .findings import Findings
+from .frozen import frozen
 from .schema import INVALID, validate
 from .units import PAPERS, Rect, Size, mm_to_pt
 
@@ -34,7 +35,7 @@ UNIVERSAL = Size(210, 279.4)  # the area A4 and US Letter share: a page that pri
 NOTE_PT = {"bold": 2.3, "body": 2.1}  # font sizes of the note lines, in mm
 
 
-@dataclass(frozen=True)
+@frozen
 class Marks:
     """Crop marks: short ticks on the extension of each cut line, full lines, or none."""
 
@@ -45,13 +46,13 @@ class Marks:
     inner: bool = False  # ticks at every piece's corners too, in the gaps between pieces
 
 
-@dataclass(frozen=True)
+@frozen
 class Grid:
     cols: int = 0  # 0: as many as fit
     rows: int = 0
 
 
-@dataclass(frozen=True)
+@frozen
 class SlotSpec:
     """One place on the sheet: the top-left of the piece's trim as it lies on the paper, and
     how far it is turned clockwise (90 or 270: the piece lies on its side)."""
@@ -61,7 +62,7 @@ class SlotSpec:
     rotate: int = 0  # 0, 90, 180 or 270
 
 
-@dataclass(frozen=True)
+@frozen
 class SheetLayout:
     description: str
     kind: Literal["grid", "gutterfold", "single", "slots"] = "grid"
@@ -87,7 +88,7 @@ def bounds(rects) -> Rect:
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
-@dataclass(frozen=True)
+@frozen
 class Line:
     x1_mm: float
     y1_mm: float
@@ -100,7 +101,7 @@ class Line:
         return Rect(x0, y0, x1 - x0, y1 - y0).grown(grow_mm)
 
 
-@dataclass(frozen=True)
+@frozen
 class Slot:
     index: int  # which component of the deck sits here
     rect: Rect  # its trim box on the page (turned, when `rotate` is 90 or 270)
@@ -109,7 +110,7 @@ class Slot:
     bleed_mm: float = 0  # how far the face's drawing runs past the trim on every side
 
 
-@dataclass(frozen=True)
+@frozen
 class Furniture:
     """A box in the margin for one piece of sheet furniture, and which way its text reads.
 
@@ -147,7 +148,7 @@ class Furniture:
         return size_mm if width <= room else round(size_mm * room / width, 3)
 
 
-@dataclass(frozen=True)
+@frozen
 class Page:
     side: Literal["front", "back", "fold"]
     number: int  # counts sheets of paper: a fronts page and its backs page share a number
@@ -225,7 +226,7 @@ def paper_for(paper_name: str, layout: SheetLayout, item: Size, bleed_mm: float 
 # -- imposition -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class _Cell:
     rect: Rect
     rotate: int = 0
@@ -752,7 +753,7 @@ def sheet_file_name(deck_name: str, paper: str, layout_name: str, layout: SheetL
     return "-".join(parts) + ".pdf"
 
 
-@dataclass(frozen=True)
+@frozen
 class PrintOptions:
     """How a build prints: the layout (by name, among the built-in and the project's), a
     printer profile (pnp/printers.py) for the backs, and the ink-saver variant."""

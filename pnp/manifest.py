@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -21,6 +21,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .content import location_of
 from .findings import Findings, Location
+from .frozen import frozen
 from .schema import (INVALID, Colour, Image, RawNode, Validator, Where, bounded, located,
                      suggest)
 from .units import CARD_SIZES, Size, SizeError, parse_size
@@ -32,13 +33,13 @@ RESERVED = {"game", "info", "icons", "sheets", "parts", "folder", "names"}
 RESERVED_FIELDS = {"where"}  # every record's location
 
 
-@dataclass(frozen=True)
+@frozen
 class Players:
     min: int = bounded(min=1)
     max: int = bounded(min=1)
 
 
-@dataclass(frozen=True)
+@frozen
 class Licence:
     name: str
     url: str
@@ -46,7 +47,7 @@ class Licence:
     where: Where = located()
 
 
-@dataclass(frozen=True)
+@frozen
 class Icon:
     """How `{name}` in card text is drawn: a filled square with a letter (for greyscale)."""
 
@@ -55,7 +56,7 @@ class Icon:
     ink: Colour = Colour("#ffffff")
 
 
-@dataclass(frozen=True)
+@frozen
 class TableSpec:
     """Data that is not printed: it feeds templates, rules and the items of other decks."""
 
@@ -67,7 +68,7 @@ class TableSpec:
     where: Where = located()
 
 
-@dataclass(frozen=True)
+@frozen
 class DeckSpec:
     """Same-size pieces (cards, tiles, tokens), imposed on sheets with a front and a back."""
 
@@ -88,7 +89,7 @@ class DeckSpec:
     where: Where = located()
 
 
-@dataclass(frozen=True)
+@frozen
 class BoardSpec:
     """One large piece drawn from one template: printed whole and tiled over the paper."""
 
@@ -99,7 +100,7 @@ class BoardSpec:
     where: Where = located()
 
 
-@dataclass(frozen=True)
+@frozen
 class PageSpec:
     """A whole-page sheet (a record sheet, a rules summary) drawn at the chosen paper size."""
 
@@ -110,7 +111,7 @@ class PageSpec:
     where: Where = located()
 
 
-@dataclass(frozen=True)
+@frozen
 class Manifest:
     """`game.yaml`."""
 
@@ -215,7 +216,7 @@ def record_type(name: str, columns: list[tuple[str, Any, Any]], namespace: dict)
     return cls
 
 
-@dataclass(frozen=True)
+@frozen
 class FieldSpec:
     """One declared field, with what it takes, and its Python type for the validator."""
 
@@ -237,7 +238,7 @@ class FieldSpec:
     where: Location = Location("")
 
 
-@dataclass(frozen=True)
+@frozen
 class RecordType:
     """A compiled record: its dataclass and field specs (for refs and text budgets)."""
 

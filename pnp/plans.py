@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from typing import TYPE_CHECKING
+
+from .frozen import frozen
 
 if TYPE_CHECKING:
     from .layout import Slot
     from .units import Rect, Size
 
 
-@dataclass(frozen=True)
+@frozen
 class Placement:
     x_mm: float  # the top-left of what shows on the page (the trim box, turned if rotated)
     y_mm: float
@@ -38,7 +40,7 @@ class Placement:
                    inset_mm=slot.bleed_mm)
 
 
-@dataclass(frozen=True)
+@frozen
 class PageTransform:
     """A correction applied to everything on a page: scale about the page centre, then shift.
 
@@ -50,7 +52,7 @@ class PageTransform:
     scale: float = 1
 
 
-@dataclass(frozen=True)
+@frozen
 class PagePlan:
     paper: Size
     trim: Rect
@@ -115,7 +117,7 @@ def source_date_epoch() -> int | None:
     return int(value) if value.isdigit() else None
 
 
-@dataclass(frozen=True)
+@frozen
 class DocumentInfo:
     title: str
     author: str

@@ -15,7 +15,6 @@ import base64
 import difflib
 import re
 from xml.parsers import expat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from .art import resolution_finding
 from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
+from .frozen import frozen
 from .jinjacache import CachedCompiling
 from .textfit import TOKEN, fit_text, tokens_in, wrap
 from .units import MM_PER_INCH, Size
@@ -43,7 +43,7 @@ DATA_SUFFIXES = (".yaml", ".yml", ".csv")
 _IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Face:
     """One rendered face of one component."""
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
+from .frozen import frozen
 from .inksaver import save_ink
 from .layout import PrintOptions, impose, sheet_file_name
 from .plans import DocumentInfo, PagePlan, Placement
@@ -35,7 +36,7 @@ ASSEMBLY_TEMPLATE = "board-assembly.svg.j2"  # the map of the tiles, first page
 GALLERY_PAPER = "letter"  # what paper-sized faces are drawn on for the proof gallery
 
 
-@dataclass(frozen=True)
+@frozen
 class Output:
     """One PDF a sheet makes: its file name in the game's output folder, its pages, metadata."""
 
