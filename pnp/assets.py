@@ -25,8 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-import defusedxml.ElementTree as SafeXML
-from defusedxml import DefusedXmlException
 
 from .bounded import svg_draw_problem
 from .findings import Findings, Location
@@ -131,6 +129,9 @@ def check_svg_asset(data: bytes) -> str | None:
         return "is gzip-compressed (svgz); save it uncompressed"
     if re.search(rb"<!(DOCTYPE|ENTITY)", data, re.IGNORECASE):
         return "has a DOCTYPE or ENTITY declaration; remove it (assets may not define entities)"
+    import defusedxml.ElementTree as SafeXML  # loaded only for a game with SVG art
+    from defusedxml import DefusedXmlException
+
     try:
         root = SafeXML.fromstring(data, forbid_dtd=True)
     except (SafeXML.ParseError, DefusedXmlException) as exc:
@@ -211,6 +212,8 @@ def _data_image_weight(url: str) -> int:
     problem = check_svg_asset(data)
     if problem:
         raise _Refused(f"embeds an image that {problem}")
+    import defusedxml.ElementTree as SafeXML
+
     root = SafeXML.fromstring(data, forbid_dtd=True)
     return sum(1 for _ in root.iter())
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
 from pathlib import Path
 
 from .findings import cap_words, display_path
@@ -83,6 +82,8 @@ def describe_os_error(exc: OSError, path: os.PathLike | str | None = None,
     """
     if isinstance(exc.errno, str) and exc.errno.startswith("cairo returned"):
         # cairocffi raises OSError(message, status): cairo failed writing its scratch PDF
+        import tempfile  # only here: most runs never fail, and it loads shutil and random
+
         return (Path(tempfile.gettempdir()),
                 "cairo cannot write its scratch file in this temporary folder (full, or not "
                 "writable?)", "free some space there, or set TMPDIR to another folder")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import marshal
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 
 from . import usercache
@@ -44,7 +43,9 @@ FACES = {
 
 
 def font_dir() -> Path:
-    return Path(str(resources.files("pnp").joinpath("fonts")))
+    # The folder beside this file: fontconfig reads fonts from files, so pnp is always
+    # installed as files (importlib.resources costs more to load, to say the same).
+    return Path(__file__).parent / "fonts"
 
 
 @frozen

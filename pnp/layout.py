@@ -18,7 +18,6 @@ import math
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
@@ -192,10 +191,9 @@ def _read_layouts(path: Path, shown: str, findings: Findings) -> dict[str, Sheet
 
 @cache
 def builtin_layouts() -> dict[str, SheetLayout]:
-    source = resources.files("pnp").joinpath("layouts.yaml")
-    findings = Findings()
-    with resources.as_file(source) as path:
-        layouts = _read_layouts(path, "pnp/layouts.yaml", findings)
+    findings = Findings()  # the file beside this one, as fonts.font_dir() finds the fonts
+    layouts = _read_layouts(Path(__file__).parent / "layouts.yaml", "pnp/layouts.yaml",
+                            findings)
     if not layouts or findings.errors:
         raise RuntimeError("; ".join(f.format() for f in findings))  # a packaging bug
     return layouts

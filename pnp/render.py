@@ -12,7 +12,6 @@ and anything that had to shrink, does not fit or cannot be drawn becomes a findi
 from __future__ import annotations
 
 import base64
-import difflib
 import re
 from xml.parsers import expat
 from pathlib import Path
@@ -21,7 +20,6 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from .art import resolution_finding
 from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
@@ -231,6 +229,8 @@ class Renderer:
                      0)
         if exact:
             return Location(filename, exact, 1)
+        import difflib  # only to place a problem whose line is not written out in the source
+
         best, score = 0, 0.0
         for number, text in enumerate(lines, start=1):
             ratio = difflib.SequenceMatcher(None, wanted[:200], text.strip()[:200]).ratio()
@@ -255,6 +255,8 @@ class Renderer:
         x, y, width, height = box_mm
         where = card.where.of(field) if hasattr(card, "where") else None
         if where is not None:
+            from .art import resolution_finding  # art's readers load only for a game with art
+
             finding = resolution_finding(data, (width, height), where, shown=path,
                                          subject=getattr(card, "label", ""), field=field,
                                          fit=fit)

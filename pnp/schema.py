@@ -16,7 +16,6 @@ cannot carry anything else.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 import types
 import typing
@@ -77,6 +76,8 @@ def located(*, compare: bool = False) -> Any:
 
 
 def suggest(name: str, known: typing.Iterable[str]) -> str:
+    import difflib  # only for a name that is not known
+
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
 

@@ -20,7 +20,6 @@ from typing import Any, Callable, Protocol
 
 from .findings import Findings
 from .frozen import frozen
-from .inksaver import save_ink
 from .layout import PrintOptions, impose, sheet_file_name
 from .plans import DocumentInfo, PagePlan, Placement
 from .printers import apply_printer
@@ -133,7 +132,12 @@ class Deck:
                            "declare it as a board, which is tiled over the paper")
             return []
         sheets = max(page.number for page in pages)
-        ink = save_ink if options.ink_saver else (lambda svg: svg)
+        if options.ink_saver:
+            from .inksaver import save_ink  # its XML reader loads only when it is asked for
+
+            ink = save_ink
+        else:
+            ink = lambda svg: svg  # noqa: E731
         plans = []
         for page in pages:
             furniture = {part: renderer.render(
