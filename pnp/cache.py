@@ -70,14 +70,18 @@ def _cairo_version() -> str:
     import ctypes
     import ctypes.util
 
-    for name in ("libcairo.so.2", ctypes.util.find_library("cairo")):
+    try:
+        library = ctypes.CDLL("libcairo.so.2")
+    except OSError:  # not its usual name: find_library asks ldconfig, or a compiler
+        name = ctypes.util.find_library("cairo")
         try:
-            library = ctypes.CDLL(name)
-        except (OSError, TypeError):
-            continue
-        library.cairo_version_string.restype = ctypes.c_char_p
-        return library.cairo_version_string().decode()
-    return "unknown"
+            library = ctypes.CDLL(name) if name else None
+        except OSError:
+            library = None
+        if library is None:
+            return "unknown"
+    library.cairo_version_string.restype = ctypes.c_char_p
+    return library.cairo_version_string().decode()
 
 
 def _fonts() -> bytes:
