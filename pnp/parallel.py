@@ -73,6 +73,13 @@ def _draw_part(plans: list[PagePlan], document: DocumentInfo | None) -> bytes:
     return drawn if document is None else finish_document([drawn], plans, document)
 
 
+def _drawing_work(plans: Sequence[PagePlan]) -> int:
+    """How long pages take to draw, roughly: the SVG elements they hold (cairosvg draws
+    element by element; a page count misses a page of many small cards)."""
+    return sum(plan.furniture.count("<") + sum(place.svg.count("<") for place in plan.placements)
+               for plan in plans)
+
+
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
 T = TypeVar("T")
 MAX_SHARED_TASKS = 255  # task numbers travel as single bytes
@@ -197,9 +204,10 @@ class Drawing:
                 for n in range(len(jobs))]
 
     def _in_workers(self, parts, task, finished, meanwhile) -> dict[int, bytes]:
-        # The largest parts first, so no worker is left drawing a big one alone at the end.
-        order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))
-        calls = [(_draw_part, task(index)) for index in order]
+        # The longest parts first, so no worker is left drawing a long one alone at the end.
+        calls = [(_draw_part, task(index)) for index in range(len(parts))]
+        order = sorted(range(len(parts)), key=lambda i: -_drawing_work(calls[i][1][0]))
+        calls = [calls[index] for index in order]
         drawn = crew.call_in_crew(calls, lambda n: finished(order[n]), meanwhile)
         return dict(zip(order, drawn))
 
