@@ -205,9 +205,9 @@ class Drawing:
 
     def _in_workers(self, parts, task, finished, meanwhile) -> dict[int, bytes]:
         # The longest parts first, so no worker is left drawing a long one alone at the end.
-        calls = [(_draw_part, task(index)) for index in range(len(parts))]
-        order = sorted(range(len(parts)), key=lambda i: -_drawing_work(calls[i][1][0]))
-        calls = [calls[index] for index in order]
+        work = [task(index) for index in range(len(parts))]  # (plans, document)
+        order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))
+        calls = [(_draw_part, work[index]) for index in order]
         drawn = crew.call_in_crew(calls, lambda n: finished(order[n]), meanwhile)
         return dict(zip(order, drawn))
 
