@@ -20,11 +20,14 @@ _MISSING = dataclasses.MISSING
 
 
 @dataclass_transform(frozen_default=True)
-def frozen(cls: type) -> type:
-    """Make `cls` a frozen dataclass (see the module's notes). A method the class defines
-    itself is kept, as a dataclass would keep it."""
+def frozen(cls: type | None = None, /, *, kw_only: bool = False):
+    """Make `cls` a frozen dataclass (see the module's notes); with `kw_only`, made with
+    keyword arguments only. A method the class defines itself is kept, as a dataclass would
+    keep it."""
+    if cls is None:
+        return lambda cls: frozen(cls, kw_only=kw_only)
     own = dict(cls.__dict__)
-    cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+    cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False, kw_only=kw_only)
     fields = dataclasses.fields(cls)
     _check_order(cls, fields)
     compared = [field.name for field in fields if field.compare]

@@ -151,69 +151,13 @@ _SCALARS = {"text": str, "whole": int, "number": float, "bool": bool, "colour": 
             "image": Image, "ref": str}
 
 
-class Record:
-    """The base of the record types a manifest declares (`record_type`): frozen, made with
-    keyword arguments, equal and hashed by their compared fields, shown by their fields.
-
-    A frozen dataclass gets these as methods generated from Python source and compiled, six
-    per type; for the two dozen types of a game that is a tenth of a check. These are written
-    once for every record type; the types stay dataclasses (`dataclasses.fields`, `replace`
-    and `asdict` work on them), built without generated methods."""
-
-    __slots__ = ()
-    _made: tuple[tuple[str, Any, Any], ...]  # (name, default, default factory), set per type
-    _compared: tuple[str, ...]
-    _shown: tuple[str, ...]
-
-    def __init__(self, **values: Any) -> None:
-        unknown = set(values) - {name for name, _, _ in self._made}
-        if unknown:
-            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument "
-                            f"'{sorted(unknown)[0]}'")
-        for name, default, factory in self._made:
-            if name in values:
-                value = values[name]
-            elif default is not dataclasses.MISSING:
-                value = default
-            elif factory is not dataclasses.MISSING:
-                value = factory()
-            else:
-                raise TypeError(f"{type(self).__name__}() missing required keyword argument "
-                                f"'{name}'")
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot assign to field '{name}'")
-
-    def __delattr__(self, name: str) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot delete field '{name}'")
-
-    def _values(self) -> tuple:
-        return tuple(getattr(self, name) for name in self._compared)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
-        return f"{type(self).__qualname__}({shown})"
-
-
 def record_type(name: str, columns: list[tuple[str, Any, Any]], namespace: dict) -> type:
-    """A frozen, keyword-only dataclass named `name` with `columns` (name, type, field), its
-    methods those of Record."""
-    cls = dataclasses.make_dataclass(name, columns, bases=(Record,), namespace=namespace,
-                                     init=False, repr=False, eq=False)
-    fields = dataclasses.fields(cls)
-    cls._made = tuple((f.name, f.default, f.default_factory) for f in fields)
-    cls._compared = tuple(f.name for f in fields if f.compare)
-    cls._shown = tuple(f.name for f in fields if f.repr)
-    return cls
+    """A frozen, keyword-only dataclass named `name` with `columns` (name, type, field) and
+    `namespace` in its body; `@frozen`, as a game declares two dozen of them."""
+    body = {**namespace, "__annotations__": {column: kind for column, kind, _ in columns},
+            "__qualname__": name, "__module__": __name__}
+    body.update({column: declared for column, _, declared in columns})
+    return frozen(type(name, (), body), kw_only=True)
 
 
 @frozen

@@ -253,7 +253,7 @@ def test_a_record_type_is_a_frozen_keyword_dataclass_compared_by_its_fields():
         bank.rate = 3
     with pytest.raises(dataclasses.FrozenInstanceError):
         del bank.name
-    with pytest.raises(TypeError, match="missing required keyword argument 'name'"):
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'name'"):
         Bank(rate=1)
     with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         Bank(name="Trust", colour="red")
