@@ -25,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-
 from .bounded import svg_draw_problem
 from .findings import Findings, Location
 

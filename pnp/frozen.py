@@ -2,12 +2,12 @@
 
 `@dataclass(frozen=True)` writes six methods for each class as Python source and compiles
 them while its module loads: on Python 3.11 about half a millisecond a class, and pnp has
-fifty, a tenth of a `pnp check`. `@frozen` makes the same kind of class: a dataclass
-(`fields`, `replace`, `asdict` and pickling work), immutable, equal to another of its class
-by its compared fields, hashed by its hashed ones and shown by its shown ones. Five of the
-methods are written once, here, for every class; only `__init__` is compiled per class, from the same kind
-of source a dataclass's is, and only when the first instance is made (a run uses about two
-thirds of the types).
+fifty, besides the two dozen record types a game's manifest declares. `@frozen` makes the
+same kind of class: a dataclass (`fields`, `replace`, `asdict` and pickling work), immutable,
+equal to another of its class by its compared fields, hashed by its hashed ones and shown by
+its shown ones. Five of the methods are written once, here, for every class; only `__init__`
+is compiled per class, from the same kind of source a dataclass's is, and only when the first
+instance is made (a run uses about two thirds of the types).
 """
 
 from __future__ import annotations
