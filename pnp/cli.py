@@ -335,7 +335,6 @@ def cmd_build(args) -> int:
 
 def _build(project: Project, args, names: list[str], findings: Findings, remembered,
            wanted: list[str] | None, options, drawing: Drawing) -> int:
-    from .history import git_head, record_build
     from .proof import MANIFEST, PROOF_DIR, record_faces
 
     checked_games = []
@@ -372,6 +371,8 @@ def _build(project: Project, args, names: list[str], findings: Findings, remembe
         records = HeldWrites(staging)
 
         def record_game(checked) -> None:
+            from .history import git_head, record_build  # loaded while the crew draws
+
             record_faces(checked, out_dir, records)
             if record:
                 record_build(checked, out_dir, records, paper=args.paper,

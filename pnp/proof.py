@@ -26,6 +26,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -208,8 +209,7 @@ body { font-family: "Roboto Condensed", sans-serif; margin: 1.5rem; background: 
 h1 { margin: 0 0 .3rem; } .summary { margin: 0 0 1rem; }
 """
 
-_PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
-                           trim_blocks=True, lstrip_blocks=True).from_string("""\
+_PAGE_SOURCE = """\
 <!DOCTYPE html>
 <html lang="en">
 <head>
@@ -313,7 +313,15 @@ findings</label>
 </script>
 </body>
 </html>
-""")
+"""
+
+
+@cache
+def _page() -> jinja2.Template:
+    """The gallery's page template, compiled when a gallery is first written (a build that
+    only records faces never needs it)."""
+    return jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
+                              trim_blocks=True, lstrip_blocks=True).from_string(_PAGE_SOURCE)
 
 
 def gallery_html(title: str, checked: CheckedGame, cards: list[Card], loose: list[Finding], *,
@@ -332,7 +340,7 @@ def gallery_html(title: str, checked: CheckedGame, cards: list[Card], loose: lis
             "findings": card.findings,
         })
     unique = set(checked.findings.items)
-    return _PAGE.render(
+    return _page().render(
         title=title, fonts=list(FACES.values()), sheets=list(sheets.values()), loose=loose,
         shown=len(cards), total=total, changed=changed, diff_page=diff_page,
         errors=sum(f.is_error for f in unique), warnings=sum(not f.is_error for f in unique))
