@@ -114,11 +114,13 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     for sheet in sheets:
         parts = sheet.parts(renderer)
         for index, part in enumerate(parts):
-            key = kept.key(sheet, index, len(parts)) if kept else None
-            found = kept.recall(sheet, index, key) if key else None
+            key = found = None
+            if kept and kept.holds(sheet, index):
+                key = kept.key(sheet, index, len(parts))
+                found = kept.recall(sheet, index, key) if key else None
             if found is None:
-                drawing.append((len(done), partial(_draw_kept, kept, key, index, sheet, part,
-                                                   len(parts) == 1, renderer, paper, options)))
+                drawing.append((len(done), partial(_draw_kept, kept, key, index, len(parts),
+                                                   sheet, part, renderer, paper, options)))
             done.append(found)
             owners.append(sheet)
     # The largest drawing first and the rules next, so both cores start on long tasks.
@@ -183,12 +185,16 @@ class SheetWork:
     reported: tuple = field(default_factory=lambda: (Findings(), frozenset()))
 
 
-def _draw_kept(kept: SheetCache | None, key: str | None, index: int, sheet: Sheet,
-               part: Callable[[], dict], whole: bool, renderer: Renderer, paper: str,
+def _draw_kept(kept: SheetCache | None, key: str | None, index: int, parts: int, sheet: Sheet,
+               part: Callable[[], dict], renderer: Renderer, paper: str,
                options: PrintOptions | None) -> SheetWork:
-    """`_draw`; with a key, the result is kept for the next check with the same inputs."""
+    """`_draw` part `index` of a sheet drawn in `parts` parts; with `kept`, the result is kept
+    for the next check with the same inputs. Its key is worked out here, in whichever
+    process draws it, unless the check needed it to look for a kept result."""
+    if kept and key is None and not kept.holds(sheet, index):
+        key = kept.key(sheet, index, parts)
     renderer.templates_used.clear()
-    work = _draw(sheet, part, whole, renderer, paper, options)
+    work = _draw(sheet, part, parts == 1, renderer, paper, options)
     if kept and key:
         kept.keep(sheet, index, key, work, renderer.templates_used)
     return work

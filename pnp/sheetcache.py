@@ -121,6 +121,10 @@ class SheetCache:
             return None
         return digest.hexdigest()
 
+    def holds(self, sheet, part: int) -> bool:
+        """Whether an entry is kept for a sheet's part (its key decides if it is usable)."""
+        return self.folder is not None and usercache.holds(self.folder, self._slot(sheet, part))
+
     def recall(self, sheet, part: int, key: str):
         """The kept result of a sheet's part with this key, or None."""
         data = usercache.read(self.folder, self._slot(sheet, part))

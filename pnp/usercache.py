@@ -47,6 +47,10 @@ def _entry(where: Path, key: str) -> Path:
     return where / hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def holds(where: Path | None, key: str) -> bool:
+    return where is not None and _entry(where, key).is_file()
+
+
 def read(where: Path | None, key: str) -> bytes | None:
     if where is None:
         return None
