@@ -42,7 +42,8 @@ class _Hook:
     def find_spec(self, name, path, target=None):
         if name != _MODULE:
             return None
-        sys.meta_path[:] = [f for f in sys.meta_path if f is not self]
+        # A new list: the import system is iterating over the one it has.
+        sys.meta_path = [finder for finder in sys.meta_path if finder is not self]
         try:
             return _spec(name, path)
         except Exception:  # noqa: BLE001 - whatever went wrong, cairocffi imports itself

@@ -38,6 +38,7 @@ print(json.dumps({
     "parsed": "pycparser" in sys.modules,
     "subprocesses": events,
     "cairo": cairocffi.cairo_version(),
+    "finders": [getattr(finder, "__name__", type(finder).__name__) for finder in sys.meta_path],
     "layout": [[ffi.sizeof(name)] + [ffi.offsetof(name, field) for field, _ in
                                      ffi.typeof(name).fields] for name in structs],
     "png": cairosvg.svg2png(bytestring=svg).hex(),
@@ -64,6 +65,7 @@ def test_kept_declarations_draw_exactly_as_parsed_ones(tmp_path):
     assert (first["ffi"], first["parsed"]) == ("cffi.api", True)
     assert (kept["ffi"], kept["parsed"]) == ("_cffi_backend", False)
     for run in (first, kept):
+        assert run["finders"] == parsed["finders"]  # the hook has stepped aside
         assert run["cairo"] == parsed["cairo"]
         assert run["layout"] == parsed["layout"]
         assert run["png"] == parsed["png"]
