@@ -160,7 +160,8 @@ class _Keeper:
 def _skip_find_library() -> None:
     """cairocffi, half loaded as it imports its ffi module, is about to ask find_library for
     cairo by three names, then try `libcairo.so.2` itself. On Linux, where that name loads,
-    let it go straight there."""
+    let it go straight there (cairocffi.pixbuf, which pnp never loads, would likewise go
+    straight to its own fallback names)."""
     import ctypes
     import ctypes.util
 
