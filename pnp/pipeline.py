@@ -114,12 +114,13 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     for sheet in sheets:
         parts = sheet.parts(renderer)
         for index, part in enumerate(parts):
-            key = found = None
+            keeper, key, found = kept, None, None
             if kept and kept.holds(sheet, index):
                 key = kept.key(sheet, index, len(parts))
                 found = kept.recall(sheet, index, key) if key else None
+                keeper = kept if key else None  # a part with no exact key is not kept
             if found is None:
-                drawing.append((len(done), partial(_draw_kept, kept, key, index, len(parts),
+                drawing.append((len(done), partial(_draw_kept, keeper, key, index, len(parts),
                                                    sheet, part, renderer, paper, options)))
             done.append(found)
             owners.append(sheet)
@@ -191,7 +192,7 @@ def _draw_kept(kept: SheetCache | None, key: str | None, index: int, parts: int,
     """`_draw` part `index` of a sheet drawn in `parts` parts; with `kept`, the result is kept
     for the next check with the same inputs. Its key is worked out here, in whichever
     process draws it, unless the check needed it to look for a kept result."""
-    if kept and key is None and not kept.holds(sheet, index):
+    if kept and key is None:
         key = kept.key(sheet, index, parts)
     renderer.templates_used.clear()
     work = _draw(sheet, part, parts == 1, renderer, paper, options)
