@@ -68,18 +68,12 @@ def _installed(*names: str) -> str:
 def _cairo_version() -> str:
     """The cairo library's own version, asked of the library cairocffi loads."""
     import ctypes
-    import ctypes.util
 
-    try:
-        library = ctypes.CDLL("libcairo.so.2")
-    except OSError:  # not its usual name: find_library asks ldconfig, or a compiler
-        name = ctypes.util.find_library("cairo")
-        try:
-            library = ctypes.CDLL(name) if name else None
-        except OSError:
-            library = None
-        if library is None:
-            return "unknown"
+    from .libraries import open_library
+
+    library = open_library("libcairo.so.2", "cairo")
+    if library is None:
+        return "unknown"
     library.cairo_version_string.restype = ctypes.c_char_p
     return library.cairo_version_string().decode()
 

@@ -162,16 +162,14 @@ def _skip_find_library() -> None:
     cairo by three names, then try `libcairo.so.2` itself. On Linux, where that name loads,
     let it go straight there (cairocffi.pixbuf, which pnp never loads, would likewise go
     straight to its own fallback names)."""
-    import ctypes
     import ctypes.util
+
+    from .libraries import open_library
 
     package = sys.modules.get("cairocffi")
     if (not sys.platform.startswith("linux") or package is None
-            or getattr(package, "find_library", None) is not ctypes.util.find_library):
-        return
-    try:
-        ctypes.CDLL(_SONAME)
-    except OSError:
+            or getattr(package, "find_library", None) is not ctypes.util.find_library
+            or open_library(_SONAME) is None):
         return
     package.find_library = _not_asked
 

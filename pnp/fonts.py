@@ -144,16 +144,14 @@ _UNHINTED = b"""<?xml version="1.0"?>
 @cache
 def use_bundled_fonts() -> None:
     """Make fontconfig (and so cairo and cairosvg) see the bundled fonts and nothing else."""
-    import ctypes.util  # only a process that draws needs it (a check does not)
+    import ctypes  # only a process that draws needs it (a check does not)
 
-    try:
-        fc = ctypes.CDLL("libfontconfig.so.1")
-    except OSError:  # not its usual name: find_library asks ldconfig, or a compiler
-        name = ctypes.util.find_library("fontconfig")
-        if name is None:
-            raise OutsideError("pnp: error: the fontconfig library is not installed; install "
-                               "it (on Debian and Ubuntu: apt install libfontconfig1)") from None
-        fc = ctypes.CDLL(name)
+    from .libraries import open_library
+
+    fc = open_library("libfontconfig.so.1", "fontconfig")
+    if fc is None:
+        raise OutsideError("pnp: error: the fontconfig library is not installed; install it "
+                           "(on Debian and Ubuntu: apt install libfontconfig1)")
     fc.FcConfigCreate.restype = ctypes.c_void_p
     fc.FcConfigAppFontAddFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     fc.FcConfigSetCurrent.argtypes = [ctypes.c_void_p]
