@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from . import __version__, quick
-from .errors import OutsideError, outside_error
+from .errors import OutsideError, UsageError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
 from .layout import PROJECT_LAYOUTS, PrintOptions, builtin_layouts, load_layouts
@@ -26,7 +26,8 @@ from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calib
 from .printshop import SHOPS, shop_pngs
 from .sheets import Deck
 from .parallel import Drawing, default_jobs
-from .pipeline import Project, build_game, check_game, select_sheets, unknown_game
+from .pipeline import (Project, build_game, check_game, check_project, select_sheets,
+                       unknown_game)
 from .progress import Progress
 from .schema import suggest
 from .units import PAPERS
@@ -35,10 +36,6 @@ from .units import PAPERS
 # that use them: `pnp check`, run on every save, loads only what checking needs.
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,12 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    build.add_argument("--layout", default="home", metavar="NAME",
-                       help="sheet layout (default: home); 'pnp layouts' lists them")
-    build.add_argument("--printer", metavar="NAME",
-                       help="printer profile from printers/NAME.yaml ('pnp calibrate')")
-    build.add_argument("--ink-saver", action="store_true",
-                       help="leave out what the templates mark as decoration")
+    _print_arguments(build)
     build.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                        help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
     build.add_argument("--no-cache", dest="cache", action="store_false",
@@ -91,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="lay out and draw the sheets for this paper (default: letter)")
     check.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (default) or json for editors and CI")
+    _print_arguments(check)  # a check lays the sheets out as the build would print them
 
     proof = commands.add_parser(
         "proof", parents=[common], help="write an HTML gallery of every face, with findings",
@@ -180,6 +173,16 @@ def _parser() -> argparse.ArgumentParser:
                      help="project folder to write content/ and templates/ in (default: .)")
     new.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
+
+
+def _print_arguments(command: argparse.ArgumentParser) -> None:
+    """The print options `build` prints with and `check` checks with: the same, always."""
+    command.add_argument("--layout", default="home", metavar="NAME",
+                         help="sheet layout (default: home); 'pnp layouts' lists them")
+    command.add_argument("--printer", metavar="NAME",
+                         help="printer profile from printers/NAME.yaml ('pnp calibrate')")
+    command.add_argument("--ink-saver", action="store_true",
+                         help="leave out what the templates mark as decoration")
 
 
 def _jobs(text: str) -> int:
@@ -290,13 +293,21 @@ def _quick(args, command: str, **extra):
     return chosen, quick.key_for_run(chosen)
 
 
+def _check_project(project: Project, names: list[str], args, remember: bool = True):
+    """The one check every command runs, with the print options its arguments name (those
+    it has none of take the build's defaults)."""
+    return check_project(project, names, getattr(args, "paper", "letter"),
+                         getattr(args, "layout", "home"), getattr(args, "printer", None),
+                         getattr(args, "ink_saver", False), getattr(args, "jobs", None),
+                         remember)
+
+
 def cmd_check(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
     remembered = _quick(args, "check", format=args.format)
     started = time.perf_counter()
-    for name in names:
-        findings.extend(check_game(project, name, args.paper).findings)
+    findings.extend(_check_project(project, names, args)[1])
     elapsed = time.perf_counter() - started
     if args.format == "json":
         report = {
@@ -323,26 +334,17 @@ def cmd_build(args) -> int:
     remembered = _quick(args, "build", sheets=args.sheets, out=args.out)
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
-    options, problems = print_options(project, args)
-    if problems.errors:
-        _print_findings(problems)
-        print("pnp build: nothing was written", file=sys.stderr)
-        return EXIT_ERRORS
     # Worker processes start loading the drawing libraries now, while the content is checked.
     with Drawing(args.jobs or default_jobs()) as drawing:
-        return _build(project, args, names, findings, remembered, wanted, options, drawing)
+        return _build(project, args, names, findings, remembered, wanted, drawing)
 
 
 def _build(project: Project, args, names: list[str], findings: Findings, remembered,
-           wanted: list[str] | None, options, drawing: Drawing) -> int:
+           wanted: list[str] | None, drawing: Drawing) -> int:
     from .proof import MANIFEST, PROOF_DIR, record_faces
 
-    checked_games = []
-    for name in names:
-        checked = check_game(project, name, args.paper, options, args.jobs,
-                             remember=args.cache)
-        findings.extend(checked.findings)
-        checked_games.append(checked)
+    checked_games, found = _check_project(project, names, args, remember=args.cache)
+    findings.extend(found)
     _print_findings(findings)
     if _failed(findings, args.strict):
         print(f"pnp build: {_summary(findings)}; nothing was written", file=sys.stderr)
@@ -491,9 +493,8 @@ def cmd_proof(args) -> int:
 
     project = Project(args.root)
     names, findings = _games(project, args)
-    checked_games = [check_game(project, name) for name in names]
-    for checked in checked_games:
-        findings.extend(checked.findings)
+    checked_games, found = _check_project(project, names, args)
+    findings.extend(found)
     if args.card and not any(card.matches(args.card) for checked in checked_games
                              for card in gallery_cards(checked)):
         titles = [title for checked in checked_games for card in gallery_cards(checked)
@@ -555,29 +556,6 @@ See docs/your-own-game.md for a walk-through.""")
     return EXIT_OK
 
 
-def print_options(project: Project, args) -> tuple[PrintOptions, Findings]:
-    """The layout (built-in or the project's), the printer profile and the ink-saver switch
-    asked for, and findings for a project layouts file or printer profile with problems."""
-    # `pnp watch` builds with its own arguments, which name no layout or printer.
-    layout = getattr(args, "layout", "home")
-    printer_name = getattr(args, "printer", None)
-    own = project.root / PROJECT_LAYOUTS
-    layouts, findings = load_layouts(project.root, display_path(own, Path.cwd())
-                                     if own.is_file() else PROJECT_LAYOUTS)
-    if findings.errors:
-        return PrintOptions(), findings
-    if layout not in layouts:
-        raise UsageError(f"no layout named '{layout}'; " + (
-            suggest(layout, layouts) or f"layouts: {', '.join(layouts)}"))
-    printer = None
-    if printer_name:
-        printer, problems = load_profile(project.root, printer_name, display_path(
-            project.root / PRINTERS_DIR / f"{printer_name}.yaml", Path.cwd()))
-        findings.extend(problems)
-    own_layouts = layouts if own.is_file() else None  # None: the built-in ones, looked up late
-    return PrintOptions(layout, own_layouts, printer, getattr(args, "ink_saver", False)), findings
-
-
 def cmd_layouts(args) -> int:
     project = Project(args.root)
     own = project.root / PROJECT_LAYOUTS
@@ -631,9 +609,8 @@ def cmd_export(args) -> int:
     names, findings = _games(project, args)
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
-    checked_games = [check_game(project, name) for name in names]
-    for checked in checked_games:
-        findings.extend(checked.findings)
+    checked_games, found = _check_project(project, names, args)
+    findings.extend(found)
     _print_findings(findings)
     if _failed(findings, args.strict):
         print(f"pnp export: {_summary(findings)}; nothing was written", file=sys.stderr)

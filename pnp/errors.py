@@ -18,6 +18,10 @@ from .findings import cap_words, display_path
 EXIT_ERRORS = 1
 
 
+class UsageError(Exception):
+    """The command line asks for something pnp cannot do: exit 2, one line."""
+
+
 class OutsideError(Exception):
     """A failure of the world around pnp, phrased as one line that names the path at fault."""
 
@@ -148,5 +152,5 @@ def is_disk_full(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
-__all__ = ["OutsideError", "describe_os_error", "disk_full", "free_space", "human_bytes",
+__all__ = ["OutsideError", "UsageError", "describe_os_error", "disk_full", "free_space", "human_bytes",
            "is_disk_full", "outside_error", "shown"]

@@ -18,14 +18,16 @@ from pathlib import Path
 from typing import Callable
 
 from .declarative import RULES_FILE, run_declared_rules
+from .errors import UsageError
 from .findings import Findings, Location, display_path
 from .fonts import metrics
-from .layout import PrintOptions
+from .layout import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .model import GAME_FILE, Game, load_game
 from .cache import BuildCache, output_key
 from .output import Staging
 from .parallel import Drawing, Job, Progress, default_jobs, share_tasks
 from .plugins import available, load_plugin
+from .printers import PRINTERS_DIR, load_profile
 from .render import Renderer
 from .rules import run_rules
 from .schema import suggest
@@ -82,6 +84,44 @@ class CheckedGame:
     @property
     def ok(self) -> bool:
         return self.game is not None and not self.findings.errors
+
+
+def print_options(project: Project, layout: str = "home", printer_name: str | None = None,
+                  ink_saver: bool = False) -> tuple[PrintOptions, Findings]:
+    """The layout (built-in or the project's), the printer profile and the ink-saver switch
+    asked for, and findings for a project layouts file or printer profile with problems."""
+    own = project.root / PROJECT_LAYOUTS
+    layouts, findings = load_layouts(project.root, project.shown(own)
+                                     if own.is_file() else PROJECT_LAYOUTS)
+    if findings.errors:
+        return PrintOptions(), findings
+    if layout not in layouts:
+        raise UsageError(f"no layout named '{layout}'; " + (
+            suggest(layout, layouts) or f"layouts: {', '.join(layouts)}"))
+    printer = None
+    if printer_name:
+        printer, problems = load_profile(project.root, printer_name, project.shown(
+            project.root / PRINTERS_DIR / f"{printer_name}.yaml"))
+        findings.extend(problems)
+    own_layouts = layouts if own.is_file() else None  # None: the built-in ones, looked up late
+    return PrintOptions(layout, own_layouts, printer, ink_saver), findings
+
+
+def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER,
+                  layout: str = "home", printer: str | None = None, ink_saver: bool = False,
+                  jobs: int | None = None, remember: bool = True
+                  ) -> tuple[list[CheckedGame], Findings]:
+    """What `pnp check` reports and `pnp build` checks before it draws: the print options
+    (the project's layouts.yaml, the layout, the printer profile) and every named game checked
+    with them on `paper`. Both commands call this, so a check lays out exactly what a build
+    prints. A problem with the print options themselves checks no game."""
+    options, findings = print_options(project, layout, printer, ink_saver)
+    if findings.errors:
+        return [], findings
+    checked = [check_game(project, name, paper, options, jobs, remember) for name in names]
+    for game in checked:
+        findings.extend(game.findings)
+    return checked, findings
 
 
 def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
@@ -305,4 +345,4 @@ def unknown_game(project: Project, name: str) -> Findings:
     return findings
 
 
-__all__ = ["Project", "CheckedGame", "check_game", "build_game", "select_sheets"]
+__all__ = ["Project", "CheckedGame", "check_project", "check_game", "print_options", "build_game", "select_sheets"]

@@ -354,7 +354,7 @@ def test_any_other_os_error_is_one_line_naming_its_path(project, run, monkeypatc
     def unreadable(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied", "content/downturn/rules.yaml")
 
-    monkeypatch.setattr(pnp.cli, "check_game", unreadable)
+    monkeypatch.setattr(pnp.pipeline, "check_game", unreadable)
     line = one_line(run("check"))
     assert line.startswith("content/downturn/rules.yaml: error: permission denied"), line
 
@@ -363,7 +363,7 @@ def test_a_real_bug_is_still_an_internal_error(project, run, monkeypatch):
     def bug(*args, **kwargs):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(pnp.cli, "check_game", bug)
+    monkeypatch.setattr(pnp.pipeline, "check_game", bug)
     result = run("check")
     assert result.code == 1
     assert result.lines == ["pnp: internal error: ZeroDivisionError: division by zero (run "
@@ -753,7 +753,7 @@ def test_hostile_art_leaves_the_earlier_build_intact(project, run, built, monkey
     art_dir = project / "content/downturn/art"
     art_dir.mkdir()
     (art_dir / name).write_bytes(data)
-    real_check = pnp.cli.check_game
+    real_check = pnp.pipeline.check_game
 
     def check_with_art(project_, game_name, *args, **kwargs):
         checked = real_check(project_, game_name, *args, **kwargs)
@@ -762,7 +762,7 @@ def test_hostile_art_leaves_the_earlier_build_intact(project, run, built, monkey
         checked.findings.extend(art.findings)
         return checked
 
-    monkeypatch.setattr(pnp.cli, "check_game", check_with_art)
+    monkeypatch.setattr(pnp.pipeline, "check_game", check_with_art)
     started = time.perf_counter()
     result = run("build", *SHEETS)
     assert time.perf_counter() - started < 15

@@ -115,7 +115,7 @@ def test_an_input_changed_during_the_run_keeps_no_answer(project, run, monkeypat
         events.write_text(broken, encoding="utf-8")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("pnp.cli.check_game", edited_meanwhile)
+    monkeypatch.setattr("pnp.pipeline.check_game", edited_meanwhile)
     assert run(*CHECK).code == 1  # it read the edit
     events.write_text(text, encoding="utf-8")
     assert quick.answer(CHECK) == 0  # the answer of the first run, not of the edited one
