@@ -20,28 +20,41 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
 from .content import Document, load_document, location_of
 from .csvdata import load_csv
-from .declarative import names_used, sandbox
+from .expressions import names_used, sandbox
 from .findings import NOWHERE, Findings, Location
 from .manifest import (NAME, RESERVED, SHEET_NAME, BoardSpec, DeckSpec, FieldReader, FieldSpec,
                        Manifest, PageSpec, RecordType, labelled, read_size, record_class_name,
                        record_type)
 from .schema import INVALID, Image, Where, suggest, validate
-from .sheets import Board, Deck, Page, Sheet
+from .units import Size
 
 GAME_FILE = "game.yaml"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 MAX_ITEMS = 5000  # per deck: far above a real game (540 cards), far below a runaway `each`
 
 
+@dataclasses.dataclass(frozen=True)
+class Component:
+    """A deck, board or page the manifest declares, checked: its kind, its size (None for a
+    page, which takes the paper's) and its data (a deck's items, a board's or page's table).
+    The pipeline makes the printable sheets from these (pnp.sheets)."""
+
+    kind: str  # "deck", "board" or "page"
+    name: str
+    size: Size | None
+    data: Any = None
+
+
 class Game:
     """A game's validated data: `info` (the manifest), each table and deck by name, and its
-    sheets. Attribute access reads the parts, so rules and templates write `game.events`."""
+    sheets as components (no drawing: pnp.sheets makes the printable sheets from them).
+    Attribute access reads the parts, so rules and templates write `game.events`."""
 
     def __init__(self, info: Manifest, folder: Path):
         self.info = info
         self.folder = folder
         self.parts: dict[str, Any] = {}
-        self.sheets: dict[str, Sheet] = {}
+        self.sheets: dict[str, Component] = {}
         self.icons = {name: dataclasses.asdict(icon) for name, icon in info.icons.items()}
 
     def __getattr__(self, name: str) -> Any:
@@ -275,7 +288,7 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
             game.parts[name] = _generate(deck, name, game, findings, loader)
     if findings.errors:
         return None
-    _make_sheets(game, findings)
+    _read_components(game, findings)
     return game if not findings.errors else None
 
 
@@ -459,25 +472,21 @@ def _expand(bindings: list[tuple[str, Node]], names: dict[str, Any], shown: str,
     return results
 
 
-def _make_sheets(game: Game, findings: Findings) -> None:
+def _read_components(game: Game, findings: Findings) -> None:
     info = game.info
     for name, deck in info.decks.items():
         size = read_size(deck.size, deck.where.of("size"), findings, f"decks.{name}.size")
-        back = None if deck.back.strip().lower() == "none" else deck.back
         if size is not None:
-            game.sheets[name] = Deck(name, deck.title, game.parts[name], size, deck.front, back,
-                                     deck.shape, deck.where, deck.bleed_mm, deck.safe_mm)
+            game.sheets[name] = Component("deck", name, size, game.parts[name])
     for name, board in info.boards.items():
         size = read_size(board.size, board.where.of("size"), findings, f"boards.{name}.size")
         item = _data_for(board, name, game, findings)
         if size is not None and item is not INVALID:
-            game.sheets[name] = Board(name, board.title, size, board.template, item,
-                                      board.where)
+            game.sheets[name] = Component("board", name, size, item)
     for name, page in info.pages.items():
         item = _data_for(page, name, game, findings)
         if item is not INVALID:
-            game.sheets[name] = Page(name, page.title, page.template, page.copies, item,
-                                     page.where)
+            game.sheets[name] = Component("page", name, None, item)
 
 
 def _data_for(spec: BoardSpec | PageSpec, name: str, game: Game, findings: Findings) -> Any:
@@ -492,4 +501,4 @@ def _data_for(spec: BoardSpec | PageSpec, name: str, game: Game, findings: Findi
     return game.parts[spec.data]
 
 
-__all__ = ["GAME_FILE", "Game", "load_game", "NOWHERE"]
+__all__ = ["GAME_FILE", "Component", "Game", "load_game", "NOWHERE"]

@@ -32,7 +32,7 @@ from .render import Renderer
 from .rules import run_rules
 from .schema import suggest
 from .sheetcache import SheetCache
-from .sheets import Output, Sheet
+from .sheets import Output, Sheet, make_sheets
 
 DEFAULT_PAPER = "letter"
 # pnp's own templates (sheet margins, board tiles, inline icons); a project's templates/common/
@@ -72,6 +72,7 @@ class CheckedGame:
     game: Game | None = None
     renderer: Renderer | None = None
     outputs: dict[str, list[Output]] = field(default_factory=dict)  # sheet name -> its PDFs
+    by_name: dict[str, Sheet] = field(default_factory=dict)  # the sheets made from the game
 
     @property
     def info(self):
@@ -79,7 +80,7 @@ class CheckedGame:
 
     @property
     def sheets(self) -> list[Sheet]:
-        return list(self.game.sheets.values()) if self.game else []
+        return list(self.by_name.values())
 
     @property
     def ok(self) -> bool:
@@ -143,7 +144,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
         {"game": game, "info": game.info}, art_folder=folder)
     kept = SheetCache(project.root, game, renderer, paper, options, began) \
         if remember else None
-    sheets = list(game.sheets.values())
+    checked.by_name = make_sheets(game)
+    sheets = checked.sheets
     # One task per sheet (its faces and its pages) and one for the game's rules, which none
     # of them changes; a large deck is several tasks, and its pages are planned here, once
     # its faces are joined. A sheet part kept from an earlier check with the same inputs is

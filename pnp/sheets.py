@@ -286,6 +286,28 @@ class Page:
         return f"{self.copies:>3} x {self.title} (a whole page of the paper)"
 
 
+def make_sheets(game: Any) -> dict[str, Sheet]:
+    """A loaded game's decks, boards and pages (its components) as printable sheets, by name,
+    in the manifest's order. New values: the game is not changed."""
+    info, sheets = game.info, {}
+    for component in game.sheets.values():
+        name = component.name
+        if component.kind == "deck":
+            deck = info.decks[name]
+            back = None if deck.back.strip().lower() == "none" else deck.back
+            sheets[name] = Deck(name, deck.title, component.data, component.size, deck.front,
+                                back, deck.shape, deck.where, deck.bleed_mm, deck.safe_mm)
+        elif component.kind == "board":
+            board = info.boards[name]
+            sheets[name] = Board(name, board.title, component.size, board.template,
+                                 component.data, board.where)
+        else:
+            page = info.pages[name]
+            sheets[name] = Page(name, page.title, page.template, page.copies, component.data,
+                                page.where)
+    return sheets
+
+
 def assembly_thumbnail(tiling: Tiling) -> Rect:
     """Where the board's thumbnail sits on the assembly map page: full width, below a header."""
     margin_mm, header_mm, footer_mm = 15, 40, 100

@@ -37,7 +37,7 @@ class Text:
 def card():
     checked = check_game(Project(REPO), "downturn")
     assert checked.game is not None and not checked.findings.errors
-    deck = checked.game.sheets["events"]
+    deck = checked.by_name["events"]
     return checked.renderer, deck, deck.items[0]
 
 

@@ -62,7 +62,7 @@ def test_markup_in_card_text_is_escaped_in_the_svg(project):
     _set_title(project, INJECTED)
     checked = check_game(Project(Path(".")), "downturn")
     assert not checked.findings.errors, [f.format() for f in checked.findings.errors]
-    fronts = checked.game.sheets["events"].fronts
+    fronts = checked.by_name["events"].fronts
     svg = next(face.svg for face in fronts if "Fish" in face.svg)
     for escaped in ("Fish &amp; Chips", "&lt;b&gt;&#34;Q&#34;&lt;/b&gt;", "]]&gt;", "{{ 7*7 }}"):
         assert escaped in svg  # the title wraps, so its words are checked one by one
