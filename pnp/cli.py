@@ -18,11 +18,11 @@ from . import __version__, quick
 from .errors import OutsideError, UsageError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
-from .layout import PROJECT_LAYOUTS, PrintOptions, builtin_layouts, load_layouts
+from .layout import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from .output import HeldWrites, commit_count, remove_stale_staging, staged_output
 from .plans import DocumentInfo
-from .printers import (CALIBRATION_REACH_MM, PRINTERS_DIR, PrinterProfile, calibration_plans,
-                       load_profile, save_profile, scale_from_readings)
+from .printers import (CALIBRATION_REACH_MM, PrinterProfile, calibration_plans, save_profile,
+                       scale_from_readings)
 from .printshop import SHOPS, shop_pngs
 from .sheets import Deck
 from .parallel import Drawing, default_jobs

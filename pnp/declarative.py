@@ -20,26 +20,22 @@ rules.yaml; the remaining rules still run. The format is documented in docs/rule
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import re
 from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from .content import load_document
 from .findings import NOWHERE, Finding, Findings, Location, Severity
 from .frozen import frozen
-from .jinjacache import CachedCompiling, names_read
+from .expressions import names_used, sandbox
 from .rules import REGISTRY
 from .schema import INVALID, Where, located, suggest, validate
 
 RULES_FILE = "rules.yaml"
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-MAX_REPEAT = 10_000  # 'x' * n and [..] * n: far above any real rule, far below a memory bomb
-MAX_POWER = 64
 _OBJECT = re.compile(r"'[\w.]+\.(\w+) object'")
 
 
@@ -60,26 +56,6 @@ class DeclaredRule:
     summary: str = ""
     severity: Literal["error", "warning"] = "error"
     where: Where = located()
-
-
-class _Sandbox(CachedCompiling, SandboxedEnvironment):
-    """Jinja's sandbox, also refusing huge repetitions and powers (memory and time bombs)."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(self, context, operator, left, right):
-        if operator == "**" and isinstance(right, (int, float)) and abs(right) > MAX_POWER:
-            raise SecurityError(f"power {right} is larger than {MAX_POWER}")
-        if operator == "*":
-            for sequence, times in ((left, right), (right, left)):
-                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int) \
-                        and times > MAX_REPEAT:
-                    raise SecurityError(f"repetition {times} is larger than {MAX_REPEAT}")
-        return super().call_binop(context, operator, left, right)
-
-
-_ENV = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
-sandbox = _ENV  # also evaluates the manifest's `each` expressions and labels
 
 
 class RuleBroken(Exception):
@@ -154,13 +130,6 @@ def _id_usable(declared: DeclaredRule, index: int, seen: dict, findings: Finding
     return True
 
 
-@functools.lru_cache(maxsize=4096)
-def names_used(source: str) -> tuple[str, ...]:
-    """The names a Jinja template source reads from its context, sorted (parsing is most of
-    a rule's cost, and a designer's rules rarely change between two checks)."""
-    return names_read(_ENV, source)
-
-
 class _Compiled:
     """A rule's expressions and templates compiled, with every name they use checked."""
 
@@ -174,7 +143,7 @@ class _Compiled:
             return None
         where = self.declared.where.of(key)
         try:
-            compiled = _ENV.compile_expression(source, undefined_to_none=False)
+            compiled = sandbox.compile_expression(source, undefined_to_none=False)
             self._check_names(key, "{{ (" + source + ") }}", where)
         except jinja2.TemplateSyntaxError as exc:
             raise RuleBroken(where, f"{key}: syntax error in '{source}': {exc.message}",
@@ -186,7 +155,7 @@ class _Compiled:
         where = self.declared.where.of(key)
         try:
             self._check_names(key, source, where)
-            return _ENV.from_string(source)
+            return sandbox.from_string(source)
         except jinja2.TemplateSyntaxError as exc:
             raise RuleBroken(where, f"{key}: syntax error: {exc.message}",
                              "values go in {{ ... }}, e.g. {{ bank.max_shares }}") from None
