@@ -23,6 +23,7 @@ import dataclasses
 import functools
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,7 +32,6 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from .content import load_document
 from .findings import NOWHERE, Finding, Findings, Location, Severity
-from .frozen import frozen
 from .jinjacache import CachedCompiling, names_read
 from .rules import REGISTRY
 from .schema import INVALID, Where, located, suggest, validate
@@ -43,7 +43,7 @@ MAX_POWER = 64
 _OBJECT = re.compile(r"'[\w.]+\.(\w+) object'")
 
 
-@frozen
+@dataclass(frozen=True)
 class DeclaredRule:
     """One entry of rules.yaml; the keys are documented in docs/rules.md."""
 
