@@ -17,6 +17,7 @@ import re
 import stat
 import unicodedata
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -27,7 +28,6 @@ from yaml.resolver import Resolver
 
 from . import usercache
 from .findings import Finding, Findings, Location, Severity
-from .frozen import frozen
 
 MAX_FILE_BYTES = 1_000_000  # far above any real game file; stops a runaway or hostile one early
 _YAML_TAG = "tag:yaml.org,2002:"
@@ -65,7 +65,7 @@ class RefusedYAML(yaml.MarkedYAMLError):
         self.hint = hint
 
 
-@frozen
+@dataclass(frozen=True)
 class Document:
     """One parsed content file: its displayed path and its root node (None when unusable)."""
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -29,7 +30,6 @@ import jinja2
 
 from .content import load_document
 from .findings import NOWHERE, Finding, Findings, Location, Severity
-from .frozen import frozen
 from .expressions import names_used, sandbox
 from .rules import REGISTRY
 from .schema import INVALID, Where, located, suggest, validate
@@ -39,7 +39,7 @@ _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _OBJECT = re.compile(r"'[\w.]+\.(\w+) object'")
 
 
-@frozen
+@dataclass(frozen=True)
 class DeclaredRule:
     """One entry of rules.yaml; the keys are documented in docs/rules.md."""
 

@@ -22,7 +22,6 @@ from typing import Any
 
 import jinja2
 
-from .frozen import frozen
 from .history import FaceRecord, Snapshot
 from .proof import PAGE_STYLE
 
@@ -33,7 +32,7 @@ THRESHOLD = 48  # a channel difference below this is antialiasing noise, not a c
 PAD_MM = 0.8
 
 
-@frozen
+@dataclass(frozen=True)
 class FieldChange:
     path: str
     old: Any
@@ -141,7 +140,7 @@ def summary(changes: list[Change]) -> str:
 
 # -- changed areas ---------------------------------------------------------------------------
 
-@frozen
+@dataclass(frozen=True)
 class Area:
     """A marked rectangle on a face, in mm from its top-left corner."""
 

@@ -6,7 +6,6 @@ console script starts here, in a module that imports nothing heavy, and loads th
 handler. A reader that closes the pipe early (`pnp list | head -1`) ends the run quietly too.
 """
 
-import atexit
 import os
 import sys
 
@@ -43,17 +42,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main() -> None:
-    code = run()
-    # Python's own teardown frees every object of the run one at a time: a tenth of a
-    # check's time, for nothing. pnp has closed its files and stopped its workers by now;
-    # the exit handlers still run and the output is flushed, then the process ends.
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except OSError:  # a reader that went away: nothing more can be said to it
-        pass
-    atexit._run_exitfuncs()
-    os._exit(code)
+    sys.exit(run())
 
 
 if __name__ == "__main__":

@@ -11,8 +11,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .frozen import frozen
-
 
 class Severity(enum.Enum):
     ERROR = "error"
@@ -52,7 +50,7 @@ def cap_words(text: str) -> str:
     return _LONG_WORD.sub(cut, text)
 
 
-@frozen
+@dataclass(frozen=True)
 class Finding:
     rule: str
     severity: Severity

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
 from . import usercache
 from .errors import OutsideError
-from .frozen import frozen
 
 
-@frozen
+@dataclass(frozen=True)
 class FontFace:
     """A role that templates ask for, mapped to one bundled file."""
 
@@ -48,7 +48,7 @@ def font_dir() -> Path:
     return Path(__file__).parent / "fonts"
 
 
-@frozen
+@dataclass(frozen=True)
 class Metrics:
     """Measures strings in one face; sizes in points, lengths in millimetres. Widths are in
     thousandths of the font size, as reportlab reads them."""

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
-from .frozen import frozen
 from .output import Staging
 from .stamps import plain
 from .units import Size
@@ -37,7 +36,7 @@ RECORD_SUFFIX = ".json.xz"
 RECORD_VERSION = 1
 
 
-@frozen
+@dataclass(frozen=True)
 class FaceRecord:
     """One face of one component as a build printed it."""
 

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
 from .content import load_document
 from .findings import Findings
-from .frozen import frozen
 from .schema import INVALID, validate
 from .units import PAPERS, Rect, Size, mm_to_pt
 
@@ -34,7 +33,7 @@ UNIVERSAL = Size(210, 279.4)  # the area A4 and US Letter share: a page that pri
 NOTE_PT = {"bold": 2.3, "body": 2.1}  # font sizes of the note lines, in mm
 
 
-@frozen
+@dataclass(frozen=True)
 class Marks:
     """Crop marks: short ticks on the extension of each cut line, full lines, or none."""
 
@@ -45,13 +44,13 @@ class Marks:
     inner: bool = False  # ticks at every piece's corners too, in the gaps between pieces
 
 
-@frozen
+@dataclass(frozen=True)
 class Grid:
     cols: int = 0  # 0: as many as fit
     rows: int = 0
 
 
-@frozen
+@dataclass(frozen=True)
 class SlotSpec:
     """One place on the sheet: the top-left of the piece's trim as it lies on the paper, and
     how far it is turned clockwise (90 or 270: the piece lies on its side)."""
@@ -61,7 +60,7 @@ class SlotSpec:
     rotate: int = 0  # 0, 90, 180 or 270
 
 
-@frozen
+@dataclass(frozen=True)
 class SheetLayout:
     description: str
     kind: Literal["grid", "gutterfold", "single", "slots"] = "grid"
@@ -87,7 +86,7 @@ def bounds(rects) -> Rect:
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
-@frozen
+@dataclass(frozen=True)
 class Line:
     x1_mm: float
     y1_mm: float
@@ -100,7 +99,7 @@ class Line:
         return Rect(x0, y0, x1 - x0, y1 - y0).grown(grow_mm)
 
 
-@frozen
+@dataclass(frozen=True)
 class Slot:
     index: int  # which component of the deck sits here
     rect: Rect  # its trim box on the page (turned, when `rotate` is 90 or 270)
@@ -109,7 +108,7 @@ class Slot:
     bleed_mm: float = 0  # how far the face's drawing runs past the trim on every side
 
 
-@frozen
+@dataclass(frozen=True)
 class Furniture:
     """A box in the margin for one piece of sheet furniture, and which way its text reads.
 
@@ -147,7 +146,7 @@ class Furniture:
         return size_mm if width <= room else round(size_mm * room / width, 3)
 
 
-@frozen
+@dataclass(frozen=True)
 class Page:
     side: Literal["front", "back", "fold"]
     number: int  # counts sheets of paper: a fronts page and its backs page share a number
@@ -224,7 +223,7 @@ def paper_for(paper_name: str, layout: SheetLayout, item: Size, bleed_mm: float 
 # -- imposition -----------------------------------------------------------------------------
 
 
-@frozen
+@dataclass(frozen=True)
 class _Cell:
     rect: Rect
     rotate: int = 0
@@ -751,7 +750,7 @@ def sheet_file_name(deck_name: str, paper: str, layout_name: str, layout: SheetL
     return "-".join(parts) + ".pdf"
 
 
-@frozen
+@dataclass(frozen=True)
 class PrintOptions:
     """How a build prints: the layout (by name, among the built-in and the project's), a
     printer profile (pnp/printers.py) for the backs, and the ink-saver variant."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -21,7 +21,6 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .content import location_of
 from .findings import Findings, Location
-from .frozen import frozen
 from .schema import (INVALID, Colour, Image, RawNode, Validator, Where, bounded, located,
                      suggest)
 from .units import CARD_SIZES, Size, SizeError, parse_size
@@ -33,13 +32,13 @@ RESERVED = {"game", "info", "icons", "sheets", "parts", "folder", "names"}
 RESERVED_FIELDS = {"where"}  # every record's location
 
 
-@frozen
+@dataclass(frozen=True)
 class Players:
     min: int = bounded(min=1)
     max: int = bounded(min=1)
 
 
-@frozen
+@dataclass(frozen=True)
 class Licence:
     name: str
     url: str
@@ -47,7 +46,7 @@ class Licence:
     where: Where = located()
 
 
-@frozen
+@dataclass(frozen=True)
 class Icon:
     """How `{name}` in card text is drawn: a filled square with a letter (for greyscale)."""
 
@@ -56,7 +55,7 @@ class Icon:
     ink: Colour = Colour("#ffffff")
 
 
-@frozen
+@dataclass(frozen=True)
 class TableSpec:
     """Data that is not printed: it feeds templates, rules and the items of other decks."""
 
@@ -68,7 +67,7 @@ class TableSpec:
     where: Where = located()
 
 
-@frozen
+@dataclass(frozen=True)
 class DeckSpec:
     """Same-size pieces (cards, tiles, tokens), imposed on sheets with a front and a back."""
 
@@ -89,7 +88,7 @@ class DeckSpec:
     where: Where = located()
 
 
-@frozen
+@dataclass(frozen=True)
 class BoardSpec:
     """One large piece drawn from one template: printed whole and tiled over the paper."""
 
@@ -100,7 +99,7 @@ class BoardSpec:
     where: Where = located()
 
 
-@frozen
+@dataclass(frozen=True)
 class PageSpec:
     """A whole-page sheet (a record sheet, a rules summary) drawn at the chosen paper size."""
 
@@ -111,7 +110,7 @@ class PageSpec:
     where: Where = located()
 
 
-@frozen
+@dataclass(frozen=True)
 class Manifest:
     """`game.yaml`."""
 
@@ -153,14 +152,14 @@ _SCALARS = {"text": str, "whole": int, "number": float, "bool": bool, "colour": 
 
 def record_type(name: str, columns: list[tuple[str, Any, Any]], namespace: dict) -> type:
     """A frozen, keyword-only dataclass named `name` with `columns` (name, type, field) and
-    `namespace` in its body; `@frozen`, as a game declares two dozen of them."""
+    `namespace` in its body."""
     body = {**namespace, "__annotations__": {column: kind for column, kind, _ in columns},
             "__qualname__": name, "__module__": __name__}
     body.update({column: declared for column, _, declared in columns})
-    return frozen(type(name, (), body), kw_only=True)
+    return dataclass(type(name, (), body), frozen=True, kw_only=True)
 
 
-@frozen
+@dataclass(frozen=True)
 class FieldSpec:
     """One declared field, with what it takes, and its Python type for the validator."""
 
@@ -182,7 +181,7 @@ class FieldSpec:
     where: Location = Location("")
 
 
-@frozen
+@dataclass(frozen=True)
 class RecordType:
     """A compiled record: its dataclass and field specs (for refs and text budgets)."""
 

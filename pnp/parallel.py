@@ -22,11 +22,11 @@ import os
 import pickle
 import signal
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 from . import crew
 from .crew import default_jobs
-from .frozen import frozen
 
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ __all__ = ["Job", "Drawing", "Progress", "default_jobs", "share_tasks", "split"]
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
 
 
-@frozen
+@dataclass(frozen=True)
 class Job:
     """One PDF to draw; `name` is what progress shows."""
 

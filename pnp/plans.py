@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING
 
-from .frozen import frozen
 
 if TYPE_CHECKING:
     from .layout import Slot
     from .units import Rect, Size
 
 
-@frozen
+@dataclass(frozen=True)
 class Placement:
     x_mm: float  # the top-left of what shows on the page (the trim box, turned if rotated)
     y_mm: float
@@ -40,7 +39,7 @@ class Placement:
                    inset_mm=slot.bleed_mm)
 
 
-@frozen
+@dataclass(frozen=True)
 class PageTransform:
     """A correction applied to everything on a page: scale about the page centre, then shift.
 
@@ -52,7 +51,7 @@ class PageTransform:
     scale: float = 1
 
 
-@frozen
+@dataclass(frozen=True)
 class PagePlan:
     paper: Size
     trim: Rect
@@ -117,7 +116,7 @@ def source_date_epoch() -> int | None:
     return int(value) if value.isdigit() else None
 
 
-@frozen
+@dataclass(frozen=True)
 class DocumentInfo:
     title: str
     author: str

@@ -16,12 +16,11 @@ backs are scaled about the page centre, read from the left and right scales).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .content import load_document
 from .findings import Findings, Location
-from .frozen import frozen
 from .schema import INVALID, bounded, suggest, validate
 from .units import PAPERS, Rect, Size
 
@@ -30,7 +29,7 @@ CALIBRATION_REACH_MM = 10  # the back's scales read corrections up to this far e
 CROSS_INSET_MM = 25  # the side crosshairs stand this far in from the left and right edges
 
 
-@frozen
+@dataclass(frozen=True)
 class PrinterProfile:
     description: str = ""
     offset_x_mm: float = bounded(0.0, min=-CALIBRATION_REACH_MM, max=CALIBRATION_REACH_MM)

@@ -9,13 +9,13 @@ shop asks for (back 1, front 1, back 2, ...). The PDF equivalent is the `print-s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
-from .frozen import frozen
 from .plans import grow_viewport
 from .units import MM_PER_INCH, Size, inch_to_mm
 
 
-@frozen
+@dataclass(frozen=True)
 class ShopProfile:
     name: str
     description: str

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import re
+from dataclasses import dataclass
 from xml.parsers import expat
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,6 @@ from markupsafe import Markup, escape
 from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
-from .frozen import frozen
 from .jinjacache import CachedCompiling
 from .textfit import TOKEN, fit_text, tokens_in, wrap
 from .units import MM_PER_INCH, Size
@@ -41,7 +41,7 @@ DATA_SUFFIXES = (".yaml", ".yml", ".csv")
 _IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
 
 
-@frozen
+@dataclass(frozen=True)
 class Face:
     """One rendered face of one component."""
 

@@ -8,16 +8,16 @@ is a programming error caught at import time.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .findings import Finding, Findings, Location, Severity
-from .frozen import frozen
 
 RuleFunction = Callable[[Any], Iterator[Finding]]
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
-@frozen
+@dataclass(frozen=True)
 class Rule:
     id: str
     plugin: str  # the plug-in (or built-in set) the rule belongs to

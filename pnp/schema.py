@@ -19,14 +19,13 @@ import dataclasses
 import re
 import types
 import typing
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, NewType, Union
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .content import describe_char, location_of, printable
 from .findings import NOWHERE, Findings, Location
-from .frozen import frozen
 
 INVALID: Any = type("Invalid", (), {"__repr__": lambda self: "<invalid>"})()
 
@@ -53,7 +52,7 @@ class RawNode:
     declarations) that its own reader structures, with locations, after validation."""
 
 
-@frozen
+@dataclass(frozen=True)
 class Where:
     """Where a model object came from: its mapping, and the value of each of its keys."""
 

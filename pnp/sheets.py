@@ -19,7 +19,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
-from .frozen import frozen
 from .layout import PrintOptions, impose, sheet_file_name
 from .plans import DocumentInfo, PagePlan, Placement
 from .printers import apply_printer
@@ -35,7 +34,7 @@ ASSEMBLY_TEMPLATE = "board-assembly.svg.j2"  # the map of the tiles, first page
 GALLERY_PAPER = "letter"  # what paper-sized faces are drawn on for the proof gallery
 
 
-@frozen
+@dataclass(frozen=True)
 class Output:
     """One PDF a sheet makes: its file name in the game's output folder, its pages, metadata."""
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from .fonts import Metrics
-from .frozen import frozen
 
 TOKEN = re.compile(r"\{([a-z][a-z0-9-]*)\}")
 SIZE_STEP_PT = 0.25
@@ -20,7 +20,7 @@ ICON_EM = 0.95  # icon width as a fraction of the font size
 ICON_GAP_EM = 0.08
 
 
-@frozen
+@dataclass(frozen=True)
 class Run:
     """A piece of one line: text, or an icon (then `icon` names it and `text` is empty)."""
 
@@ -30,7 +30,7 @@ class Run:
     icon: str = ""
 
 
-@frozen
+@dataclass(frozen=True)
 class Fit:
     size_pt: float
     leading: float

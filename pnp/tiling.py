@@ -11,15 +11,15 @@ above, lay it over them so the half targets meet, and glue.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Literal
 
-from .frozen import frozen
 from .units import Rect, Size
 
 Edge = Literal["left", "right", "top", "bottom"]
 
 
-@frozen
+@dataclass(frozen=True)
 class TileSpec:
     overlap_mm: float = 10  # the band two neighbouring pages share
     min_margin_mm: float = 10  # kept clear around the window on every page
@@ -27,7 +27,7 @@ class TileSpec:
     mark_inset_mm: float = 25  # marks keep this far from a window's corners
 
 
-@frozen
+@dataclass(frozen=True)
 class Mark:
     """An alignment target on one page; its twin on the neighbouring page has the same board point."""
 
@@ -38,7 +38,7 @@ class Mark:
     y_mm: float
 
 
-@frozen
+@dataclass(frozen=True)
 class Tile:
     row: int  # from 1, top to bottom
     column: int  # from 1, left to right
@@ -66,7 +66,7 @@ class Tile:
         raise ValueError(f"pages are cut on their left and top edges, not {edge}")
 
 
-@frozen
+@dataclass(frozen=True)
 class Tiling:
     board: Size
     paper: Size  # the orientation chosen for the tiles

@@ -16,9 +16,9 @@ from __future__ import annotations
 import io
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
-from .frozen import frozen
 from .pdf import render_png
 from .units import MM_PER_INCH, Size
 
@@ -28,7 +28,7 @@ MAX_SIDE_PX = 4096
 DPI = 150
 
 
-@frozen
+@dataclass(frozen=True)
 class Sheet:
     png: bytes
     cols: int

@@ -7,8 +7,8 @@ Everything inside pnp is millimetres. Points (for PDF) are derived here and nowh
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from .frozen import frozen
 
 MM_PER_INCH = 25.4
 POINTS_PER_INCH = 72
@@ -26,7 +26,7 @@ def inch_to_mm(inches: float) -> float:
     return inches * MM_PER_INCH
 
 
-@frozen
+@dataclass(frozen=True)
 class Size:
     """A width and height in millimetres."""
 
@@ -66,7 +66,7 @@ CARD_SIZES: dict[str, Size] = {
 }
 
 
-@frozen
+@dataclass(frozen=True)
 class Rect:
     """A box in millimetres, from its top-left corner."""
 

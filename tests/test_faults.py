@@ -464,13 +464,12 @@ def test_the_console_script_starts_in_the_small_wrapper():
     source = (REPO / "pnp/entry.py").read_text(encoding="utf-8")
     top_level = [line for line in source.splitlines() if line.startswith(("import", "from"))]
     # nothing slow before the handler: modules already in the interpreter
-    assert top_level == ["import atexit", "import os", "import sys"]
+    assert top_level == ["import os", "import sys"]
 
 
-def test_the_console_script_ends_without_teardown_but_with_its_output_and_exit_handlers(
-        project):
-    """`main` skips Python's teardown: the whole report still arrives, the exit code is the
-    check's, the exit handlers run, and a reader that stops early gets no traceback."""
+def test_the_console_script_ends_with_its_output_exit_code_and_exit_handlers(project):
+    """The whole report arrives, the exit code is the check's, the exit handlers run, and a
+    reader that stops early gets no traceback."""
     script = ("import atexit, sys; atexit.register(lambda: print('handler ran', "
               "file=sys.stderr)); sys.argv = ['pnp'] + sys.argv[1:]; "
               "from pnp.entry import main; main()")

@@ -227,8 +227,7 @@ def test_there_are_at_least_fifteen_manifest_mistakes():
 
 
 def test_a_record_type_is_a_frozen_keyword_dataclass_compared_by_its_fields():
-    """Record types are made without generated methods; they behave as the frozen,
-    keyword-only dataclasses make_dataclass would make."""
+    """Record types behave as the frozen, keyword-only dataclasses make_dataclass would make."""
     import dataclasses
 
     from pnp.findings import Location
