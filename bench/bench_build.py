@@ -110,15 +110,15 @@ class Checkout:
         env["PNP_CACHE_DIR"] = str(cache)
         return env
 
-    def check(self) -> None:
+    def check(self, cache: Path) -> None:
         if not (self.root / "pnp" / "__main__.py").is_file():
             sys.exit(f"{self.root} is not a pnp checkout that runs as 'python -m pnp' "
                      "(no pnp/__main__.py)")
         # Compiled once, before anything is timed: the first round would otherwise pay for it.
         subprocess.run([self.python, "-m", "compileall", "-q", str(self.root / "pnp"),
                         str(self.root / "plugins")], check=True, stdout=subprocess.DEVNULL)
-        version = subprocess.run(self.pnp + ["--version"], cwd=self.root, env=self.env(
-            Path(tempfile.gettempdir())), capture_output=True, text=True)
+        version = subprocess.run(self.pnp + ["--version"], cwd=self.root, env=self.env(cache),
+                                 capture_output=True, text=True)
         if version.returncode != 0:
             sys.exit(f"'python -m pnp --version' fails in {self.root}:\n{version.stderr}")
 
@@ -544,8 +544,6 @@ def main() -> None:
         if baseline == ROOT:
             parser.error("--baseline is this checkout")
         checkouts.append(Checkout("old", baseline, args.baseline_python))
-    for checkout in checkouts:
-        checkout.check()
     labels = [checkout.label for checkout in checkouts]
     print(f"pnp benchmark: {args.runs} runs each, median wall time; "
           f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
@@ -554,6 +552,8 @@ def main() -> None:
     ratios = []
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
+        for checkout in checkouts:
+            checkout.check(scratch / checkout.label / "user-cache")
         for section in sections:
             results: dict[str, dict[str, Figures]] = {}
             notes: list[str] = []

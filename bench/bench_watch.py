@@ -63,7 +63,7 @@ class Watcher:
         self.versions = iter(range(10**6))
         self.extra_rounds = 0
         self.started = time.perf_counter()
-        # A session of its own: what is left of it (drawing processes) can be ended at the end.
+        # A process group of its own: what is left of it (drawing processes) can be ended.
         self.process = subprocess.Popen(
             [*command, "watch", "--root", str(project), "--game", "downturn"], cwd=cwd, env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -143,8 +143,8 @@ class Watcher:
                     self.extra_rounds += 1
 
     def stop(self) -> None:
-        """Ctrl-C, as a designer stops it; anything of its session still there after 30 s is
-        ended."""
+        """Ctrl-C, as a designer stops it; anything of its process group still there after
+        30 s is ended."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             try:
@@ -153,6 +153,6 @@ class Watcher:
                 self.process.kill()
                 self.process.wait()
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)  # the session's leftovers, if any
+            os.killpg(self.process.pid, signal.SIGTERM)  # the group's leftovers, if any
         except (ProcessLookupError, PermissionError):
             pass
