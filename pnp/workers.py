@@ -1,7 +1,7 @@
 """PDF jobs (and a check's sheet tasks) in; results out, on N processes; one for -j 1.
 
-Both kinds of work run on `concurrent.futures.ProcessPoolExecutor`, and with one process
-(`-j 1`, `PNP_JOBS=1`) in this process, one after another, with no pool.
+Both kinds of work run on `concurrent.futures.ProcessPoolExecutor`; with one process (`-j 1`,
+`PNP_JOBS=1`) they run here, one after another, with no pool.
 
 A build's PDFs (`Drawing`). Each PDF is split into parts that do not depend on how many
 processes there are: a small PDF is one part, a large deck's pages are cut into parts of about
@@ -10,24 +10,28 @@ the page boxes and metadata are added. Every `-j` draws the same parts, so every
 the same bytes. The pool's workers are forked from multiprocessing's fork server, which imports
 the drawing modules (cairo, cairosvg, pikepdf) once, before any worker is forked from it
 (`set_forkserver_preload`). A build makes its `Drawing` before it checks the content: that
-starts the server, so the libraries load while the content is checked and the workers are
-ready when drawing starts. This process never loads them. Page plans are plain frozen data:
-they are pickled to the workers and PDF bytes come back. The document's date is part of its
-metadata (`DocumentInfo.date_epoch`), never read from a worker's environment.
+starts the server, so the libraries load while the content is checked. This process never
+loads them. Page plans are plain frozen data: they are pickled to the workers and PDF bytes
+come back. The document's date is part of its metadata (`DocumentInfo.date_epoch`), never read
+from a worker's environment. As with any pool whose workers are not plain forks, a worker
+runs the script that started this process again, as `__mp_main__`: a script that builds with
+workers keeps its own code under `if __name__ == "__main__":` (pnp's console script and
+`python -m pnp` do).
 
 A check's sheet tasks (`run_tasks`) are closures over the renderer and the sheets, which
-cannot be pickled. So the pool is made once the tasks exist, on the `fork` start method: its
+cannot be pickled. So their pool is made once they exist, on the `fork` start method: its
 workers are copies of this process, holding the tasks in `_TASKS`, and are sent only a task's
 number; each result comes back pickled. A task that fails in a worker is run again here, so
 its error is raised here, as with one process. A fork copies other threads' locks as they
-are, and macOS's system libraries do not survive one: elsewhere than Linux, or while another
-thread runs (the proof gallery's server), the tasks run here.
+are, and is unsafe on macOS: elsewhere than Linux, or while another thread runs (the proof
+gallery's server), the tasks run here.
 
 Workers ignore Ctrl-C: they are started while this process ignores it (the fork server passes
 that on to every worker it forks), so from their first instruction. An interrupted or failed
-build kills them and is discarded as a whole. Every pool is shut down before its build ends,
-so no worker outlives it; the fork server stays, idle, until this process ends (`pnp watch`
-starts it once).
+build kills them and is discarded as a whole, and each worker leaves by itself if this process
+is killed outright. Every pool is shut down before its build ends, so no worker outlives it;
+the fork server (and multiprocessing's resource tracker) stays, idle, until this process ends
+(`pnp watch` starts it once).
 """
 
 from __future__ import annotations
