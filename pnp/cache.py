@@ -31,7 +31,7 @@ from . import __version__
 CACHE_FILE = ".pnp-cache/build.json"
 FORMAT = 2
 # Modules whose source decides how plans become PDF bytes: an edit to any is a new key.
-_DRAWING_MODULES = ("pdf.py", "fasttext.py", "fonts.py", "parallel.py")
+_DRAWING_MODULES = ("pdf.py", "fasttext.py", "fonts.py", "workers.py")
 
 
 @cache

@@ -25,7 +25,7 @@ from .printers import (CALIBRATION_REACH_MM, PrinterProfile, calibration_plans, 
                        scale_from_readings)
 from .printshop import SHOPS, shop_pngs
 from .sheets import Deck
-from .parallel import Drawing, default_jobs
+from .workers import Drawing, default_jobs
 from .pipeline import (Project, build_game, check_game, check_project, select_sheets,
                        unknown_game)
 from .progress import Progress
@@ -373,7 +373,7 @@ def _build(project: Project, args, names: list[str], findings: Findings, remembe
         records = HeldWrites(staging)
 
         def record_game(checked) -> None:
-            from .history import git_head, record_build  # loaded while the crew draws
+            from .history import git_head, record_build  # loaded while the workers draw
 
             record_faces(checked, out_dir, records)
             if record:

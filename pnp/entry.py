@@ -14,12 +14,7 @@ INTERRUPTED = 130
 
 def run(argv: list[str] | None = None) -> int:
     try:
-        from pnp.crew import start_crew, workers_wanted
-
         arguments = sys.argv[1:] if argv is None else argv
-        # The drawing processes load cairo and pikepdf while pnp loads and checks: first,
-        # as that is the longest step (stopped at exit if there is nothing to draw).
-        start_crew(workers_wanted(arguments))
         from pnp.quick import answer
 
         # Nothing changed since this very command last ran: its answer, without loading pnp.

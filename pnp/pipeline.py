@@ -4,7 +4,7 @@ load -> validate -> model -> rules -> render faces -> layout -> PDF -> atomic wr
 `check_game` runs everything up to the PDF: every face, every page's margin furniture, every
 board tile and whole page is drawn and parsed, so whatever `build` would render, `check` has
 rendered, and a template mistake is a located finding from check, never a crash of build.
-The sheets are drawn independently of one another, shared between both cores.
+The sheets are drawn independently of one another, shared between processes (pnp.workers).
 `build_game` turns a checked, error-free game's page plans into PDFs.
 """
 
@@ -25,7 +25,7 @@ from .layout import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .model import GAME_FILE, Game, load_game
 from .cache import BuildCache, output_key
 from .output import Staging
-from .parallel import Drawing, Job, Progress, default_jobs, share_tasks
+from .workers import Drawing, Job, Progress, default_jobs, run_tasks
 from .plugins import available, load_plugin
 from .printers import PRINTERS_DIR, load_profile
 from .render import Renderer
@@ -166,12 +166,12 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                                                    sheet, part, renderer, paper, options)))
             done.append(found)
             owners.append(sheet)
-    # The largest drawing first and the rules next, so both cores start on long tasks.
+    # The largest drawing first and the rules next, so every worker starts on a long task.
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
     drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
     reported = [renderer.take_findings()]
-    for (number, _), result in zip(drawing, share_tasks([task for _, task in drawing],
-                                                        jobs or default_jobs())):
+    for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
+                                                      jobs or default_jobs())):
         done[number] = result
     if kept:
         kept.prune()
@@ -218,7 +218,7 @@ def check_rules(project: Project, folder: Path, game: Game) -> Findings:
 
 @dataclass
 class SheetWork:
-    """What a check's task hands back (pnp.parallel): the fields a sheet's part drew, the
+    """What a check's task hands back (pnp.workers): the fields a sheet's part drew, the
     sheet's outputs when the task planned its pages, the rules' findings, and the findings
     the renderer gathered with the keys of those reported once per problem."""
 

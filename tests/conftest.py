@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 from dataclasses import dataclass
@@ -47,14 +48,15 @@ def browser():
 
 
 @pytest.fixture(autouse=True)
-def no_crew_left():
-    """Drawing processes live as long as the process that started them; a test that starts
-    them (a build with -j 2 run in-process) stops them, so none carries a test's state into
-    the next."""
+def no_workers_left():
+    """Every worker pool is shut down before the build or check that made it returns: a test
+    that leaves a worker process running fails (and the worker is stopped)."""
     yield
-    import pnp.crew
-
-    pnp.crew.stop_crew()
+    left = multiprocessing.active_children()
+    for process in left:
+        process.kill()
+        process.join()
+    assert not left, f"worker processes left running: {left}"
 
 
 PROJECT_GAME = "downturn"  # the game the shared `project` fixture carries

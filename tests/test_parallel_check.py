@@ -1,58 +1,13 @@
-"""Check on both cores: the sheets of a game are shared between this process and a forked
-copy of it (pnp.parallel.share_tasks), and the findings and page plans are the same as from
-one process."""
+"""Check on several processes: a game's sheets are shared between processes forked from this one
+(pnp.workers.run_tasks), and the findings and page plans are the same as from one process."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import time
-
-import pytest
 
 from conftest import REPO
-from pnp.parallel import share_tasks
 from pnp.pipeline import Project, check_game
-
-
-def test_tasks_run_in_two_processes_and_come_back_in_order():
-    def task(n: int):
-        def run():
-            time.sleep(0.05)  # long enough that the copy takes some of the tasks
-            return n, os.getpid()
-        return run
-
-    results = share_tasks([task(n) for n in range(8)], workers=2)
-    assert [n for n, _ in results] == list(range(8))
-    assert len({pid for _, pid in results}) == 2
-    assert os.getpid() in {pid for _, pid in results}
-
-
-def test_one_worker_runs_every_task_here():
-    results = share_tasks([os.getpid for _ in range(4)], workers=1)
-    assert results == [os.getpid()] * 4
-
-
-def test_a_task_the_copy_cannot_finish_is_run_here():
-    here = os.getpid()
-
-    def fails_in_the_copy():
-        time.sleep(0.05)
-        if os.getpid() != here:
-            raise RuntimeError("only in the copy")
-        return "done here"
-
-    assert share_tasks([fails_in_the_copy] * 6, workers=2) == ["done here"] * 6
-
-
-def test_a_task_that_fails_raises_its_error_here():
-    def fails():
-        time.sleep(0.02)
-        raise ValueError("template bug")
-
-    with pytest.raises(ValueError, match="template bug"):
-        share_tasks([fails] * 4, workers=2)
 
 
 def plain(checked):

@@ -1,0 +1,269 @@
+"""PDF jobs (and a check's sheet tasks) in; results out, on N processes; one for -j 1.
+
+Both kinds of work run on `concurrent.futures.ProcessPoolExecutor`; with one process (`-j 1`,
+`PNP_JOBS=1`) they run here, one after another, with no pool.
+
+A build's PDFs (`Drawing`). Each PDF is split into parts that do not depend on how many
+processes there are: a small PDF is one part, a large deck's pages are cut into parts of about
+PART_PAGES pages, each drawn to a PDF of its own by cairo and joined in order by pikepdf before
+the page boxes and metadata are added. Every `-j` draws the same parts, so every build gives
+the same bytes. The pool's workers are forked from multiprocessing's fork server, which imports
+the drawing modules (cairo, cairosvg, pikepdf) once, before any worker is forked from it
+(`set_forkserver_preload`). A build makes its `Drawing` before it checks the content: that
+starts the server, so the libraries load while the content is checked. This process never
+loads them. Page plans are plain frozen data: they are pickled to the workers and PDF bytes
+come back. The document's date is part of its metadata (`DocumentInfo.date_epoch`), never read
+from a worker's environment. As with any pool whose workers are not plain forks, a worker
+runs the script that started this process again, as `__mp_main__`: a script that builds with
+workers keeps its own code under `if __name__ == "__main__":` (pnp's console script and
+`python -m pnp` do).
+
+A check's sheet tasks (`run_tasks`) are closures over the renderer and the sheets, which
+cannot be pickled. So their pool is made once they exist, on the `fork` start method: its
+workers are copies of this process, holding the tasks in `_TASKS`, and are sent only a task's
+number; each result comes back pickled. A task that fails in a worker is run again here, so
+its error is raised here, as with one process. A fork copies other threads' locks as they
+are, and is unsafe on macOS: elsewhere than Linux, or while another thread runs (the proof
+gallery's server), the tasks run here.
+
+Workers ignore Ctrl-C: they are started while this process ignores it (the fork server passes
+that on to every worker it forks), so from their first instruction. An interrupted or failed
+build kills them and is discarded as a whole, and each worker leaves by itself if this process
+is killed outright. Every pool is shut down before its build ends, so no worker outlives it;
+the fork server (and multiprocessing's resource tracker) stays, idle, until this process ends
+(`pnp watch` starts it once).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing import forkserver
+from typing import TYPE_CHECKING, Callable, Sequence
+
+if TYPE_CHECKING:
+    from .plans import DocumentInfo, PagePlan
+
+__all__ = ["Job", "Drawing", "Progress", "default_jobs", "run_tasks", "split"]
+
+PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
+PRELOAD = ["pnp.workers", "pnp.pdf"]  # what the fork server imports once, for every worker
+
+Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One PDF to draw; `name` is what progress shows."""
+
+    name: str
+    plans: Sequence[PagePlan]
+    document: DocumentInfo
+
+
+def default_jobs() -> int:
+    """Processes when none are asked for: `PNP_JOBS` if set, else the CPUs this process may
+    use."""
+    chosen = os.environ.get("PNP_JOBS", "").strip()
+    if chosen.isdigit() and int(chosen) > 0:
+        return int(chosen)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def split(pages: int) -> list[range]:
+    """The page ranges a PDF of `pages` pages is drawn in (the same for any -j)."""
+    parts = max(1, math.ceil(pages / PART_PAGES))
+    size = math.ceil(pages / parts)
+    # Keep a fronts page and its backs page in one part (they come in pairs).
+    size += size % 2 if parts > 1 else 0
+    return [range(start, min(start + size, pages)) for start in range(0, pages, size)]
+
+
+def draw_pages(plans: list[PagePlan]) -> bytes:
+    from .pdf import draw_pages as draw  # here: a check, or a build with workers, never loads it
+
+    return draw(plans)
+
+
+def finish_document(parts: list[bytes], plans: list[PagePlan], document: DocumentInfo) -> bytes:
+    from .pdf import finish_document as finish
+
+    return finish(parts, plans, document)
+
+
+def _draw_part(plans: list[PagePlan], document: DocumentInfo | None) -> bytes:
+    """A part's drawing; a PDF drawn in one part (`document` given) is finished here too."""
+    drawn = draw_pages(plans)
+    return drawn if document is None else finish_document([drawn], plans, document)
+
+
+def _drawing_work(plans: Sequence[PagePlan]) -> int:
+    """How long pages take to draw, roughly: the SVG elements they hold (cairosvg draws
+    element by element; a page count misses a page of many small cards)."""
+    return sum(plan.furniture.count("<") + sum(place.svg.count("<") for place in plan.placements)
+               for plan in plans)
+
+
+class Drawing:
+    """The drawing of one build's PDFs by `workers` processes (1: in this one, with no pool).
+
+    Made before the check, so the fork server loads the drawing libraries meanwhile; `draw`
+    then draws the jobs, as often as asked; leaving the `with` block shuts the pool down, and
+    on an exception kills its workers first.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._pool = None
+        if self.workers > 1:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=_drawing_context(),
+                                             initializer=_start_worker)
+
+    def __enter__(self) -> Drawing:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close(cancel=exc[0] is not None)
+
+    def draw(self, jobs: list[Job], progress: Progress | None = None,
+             meanwhile: Callable[[], None] | None = None) -> list[bytes]:
+        """Every job's PDF bytes, in order. `meanwhile` is called once, while the workers
+        draw (with one process: before it draws), for work of this process's own."""
+        parts = [(n, pages) for n, job in enumerate(jobs) for pages in split(len(job.plans))]
+        work = [(list(jobs[n].plans)[pages.start:pages.stop],
+                 jobs[n].document if len(pages) == len(jobs[n].plans) else None)
+                for n, pages in parts]  # (plans, document when the part is the whole PDF)
+        total, done = sum(len(pages) for _, pages in parts), 0
+        drawn: dict[int, bytes] = {}
+
+        def finished(index: int, data: bytes) -> None:
+            nonlocal done
+            drawn[index] = data
+            done += len(parts[index][1])
+            if progress:
+                progress(done, total)
+
+        if self._pool is None or not parts:
+            if meanwhile:
+                meanwhile()
+            for index, (plans, document) in enumerate(work):
+                finished(index, _draw_part(plans, document))
+        else:
+            # The longest parts first, so no worker is left drawing a long one alone at the end.
+            order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))
+            pending = {self._pool.submit(_draw_part, *work[i]): i for i in order}
+            if meanwhile:
+                meanwhile()
+            while pending:
+                complete, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in complete:
+                    finished(pending.pop(future), future.result())
+        mine = [[i for i, (owner, _) in enumerate(parts) if owner == n] for n in range(len(jobs))]
+        joins = {n: ([drawn[i] for i in indexes], list(jobs[n].plans), jobs[n].document)
+                 for n, indexes in enumerate(mine) if work[indexes[0]][1] is None}
+        if self._pool is not None:
+            futures = {n: self._pool.submit(finish_document, *join) for n, join in joins.items()}
+            joined = {n: future.result() for n, future in futures.items()}
+        else:
+            joined = {n: finish_document(*join) for n, join in joins.items()}
+        return [joined[n] if n in joined else drawn[mine[n][0]] for n in range(len(jobs))]
+
+    def close(self, cancel: bool = False) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            _shut_down(pool, cancel)
+
+
+_TASKS: Sequence[Callable[[], object]] = ()  # the check's tasks, as its forked workers see them
+
+
+def run_tasks(tasks: Sequence[Callable[[], object]], workers: int) -> list:
+    """Every task's result, in order, run by `workers` processes forked from this one (see
+    the module's notes), or here, one after another."""
+    global _TASKS
+    if (workers < 2 or len(tasks) < 2 or not sys.platform.startswith("linux")
+            or threading.active_count() > 1):
+        return [task() for task in tasks]
+    _TASKS = tasks
+    pool = ProcessPoolExecutor(min(workers, len(tasks)), initializer=_start_worker,
+                               mp_context=multiprocessing.get_context("fork"))
+    try:
+        with _ctrl_c_ignored():  # the workers are forked by the first submit
+            futures = [pool.submit(_run_task, n) for n in range(len(tasks))]
+        results = []
+        for n, future in enumerate(futures):
+            try:
+                results.append(future.result())
+            except Exception:  # noqa: BLE001 - run here, so its error is raised as in one process
+                results.append(tasks[n]())
+    except BaseException:
+        _shut_down(pool, cancel=True)
+        raise
+    finally:
+        _TASKS = ()
+    _shut_down(pool, cancel=False)
+    return results
+
+
+def _run_task(number: int) -> object:
+    return _TASKS[number]()
+
+
+def _drawing_context():
+    """The drawing pool's start method: the fork server, started now with the drawing
+    modules preloaded; where there is none (Windows), new interpreters."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)  # a server already running keeps what it loaded
+    with _ctrl_c_ignored():
+        forkserver.ensure_running()
+    return context
+
+
+@contextmanager
+def _ctrl_c_ignored():
+    """Ignore Ctrl-C in this process for the moment processes are started in, so they are
+    born ignoring it (a Ctrl-C in these few milliseconds is lost)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a handler: the workers' initializer does it
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _start_worker() -> None:
+    """A worker ignores Ctrl-C (it already does, unless it was spawned) and leaves as soon as
+    the process that made its pool has ended, however it ended: a pool's workers otherwise
+    wait for work forever once that process is killed outright."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_leave_with, args=(multiprocessing.parent_process(),),
+                     daemon=True).start()
+
+
+def _leave_with(parent) -> None:
+    parent.join()  # returns once the process that made the pool has ended
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _shut_down(pool: ProcessPoolExecutor, cancel: bool) -> None:
+    """Wait for the pool's workers to leave; with `cancel`, kill them first (the work is
+    discarded). A process has one pool with workers at a time, so every worker this process
+    started is the pool's."""
+    if cancel:
+        for process in multiprocessing.active_children():
+            process.kill()
+    pool.shutdown(wait=True, cancel_futures=cancel)
