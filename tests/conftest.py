@@ -46,6 +46,24 @@ def browser():
         launched.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def session_user_cache(tmp_path_factory):
+    """pnp's user cache for what a session or module builds once (`built_kit`), set before
+    any of them runs: no test writes into the cache of the person running the tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PNP_CACHE_DIR", str(tmp_path_factory.mktemp("user-cache")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def user_cache(tmp_path_factory, monkeypatch) -> Path:
+    """pnp's user cache for this test alone: what a test finds kept there was kept by the
+    test itself, never by an earlier test or run."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture(autouse=True)
 def no_crew_left():
     """Drawing processes live as long as the process that started them; a test that starts
