@@ -14,7 +14,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from . import __version__, quick
+from . import __version__
 from .errors import OutsideError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
@@ -284,16 +284,9 @@ def _summary(findings: Findings) -> str:
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 
-def _quick(args, command: str, **extra):
-    """The options and input key under which this run's answer is remembered (pnp.quick)."""
-    chosen = quick.options(command, args.root, args.game, args.paper, args.strict, **extra)
-    return chosen, quick.key_for_run(chosen)
-
-
 def cmd_check(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
-    remembered = _quick(args, "check", format=args.format)
     started = time.perf_counter()
     for name in names:
         findings.extend(check_game(project, name, args.paper).findings)
@@ -305,22 +298,17 @@ def cmd_check(args) -> int:
             "ok": not _failed(findings, args.strict),
             "findings": [f.as_dict() for f in findings.sorted()],
         }
-        stdout, stderr = json.dumps(report, indent=2, ensure_ascii=False) + "\n", ""
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
-        stdout = ""
-        stderr = "".join(f"{finding.format()}\n" for finding in findings.sorted()) + \
-            f"pnp check: {', '.join(names)}: {_summary(findings)} ({{elapsed}} s)\n"
-    sys.stdout.write(stdout)
-    sys.stderr.write(stderr.replace("{elapsed}", f"{elapsed:.2f}"))
-    code = EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
-    quick.remember(*remembered, code, stdout, stderr)
-    return code
+        sys.stderr.write("".join(f"{finding.format()}\n" for finding in findings.sorted()) +
+                         f"pnp check: {', '.join(names)}: {_summary(findings)} "
+                         f"({elapsed:.2f} s)\n")
+    return EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
 
 
 def cmd_build(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
-    remembered = _quick(args, "build", sheets=args.sheets, out=args.out)
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
     options, problems = print_options(project, args)
@@ -330,12 +318,12 @@ def cmd_build(args) -> int:
         return EXIT_ERRORS
     # Worker processes start loading the drawing libraries now, while the content is checked.
     with Drawing(args.jobs or default_jobs()) as drawing:
-        return _build(project, args, names, findings, remembered, wanted, options, drawing)
+        return _build(project, args, names, findings, wanted, options, drawing)
 
 
-def _build(project: Project, args, names: list[str], findings: Findings, remembered,
+def _build(project: Project, args, names: list[str], findings: Findings,
            wanted: list[str] | None, options, drawing: Drawing) -> int:
-    from .proof import MANIFEST, PROOF_DIR, record_faces
+    from .proof import record_faces
 
     checked_games = []
     for name in names:
@@ -398,13 +386,6 @@ def _build(project: Project, args, names: list[str], findings: Findings, remembe
         print(f"wrote {display_path(path, Path.cwd())}")
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s"
           + (f"; {unchanged} unchanged" if unchanged else ""), file=sys.stderr)
-    if args.cache:
-        made = [out_dir / checked.name / output.file_name for checked, decks in plan
-                for sheet in decks for output in checked.outputs.get(sheet.name, [])]
-        made += [out_dir / checked.name / PROOF_DIR / MANIFEST for checked, _ in plan]
-        quick.remember(*remembered, EXIT_OK, "", "".join(
-            f"{finding.format()}\n" for finding in findings.sorted()) +
-            f"pnp build: 0 PDFs in {{elapsed}} s; {len(made) - len(plan)} unchanged\n", made)
     return EXIT_OK
 
 

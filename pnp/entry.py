@@ -21,12 +21,6 @@ def run(argv: list[str] | None = None) -> int:
         # The drawing processes load cairo and pikepdf while pnp loads and checks: first,
         # as that is the longest step (stopped at exit if there is nothing to draw).
         start_crew(workers_wanted(arguments))
-        from pnp.quick import answer
-
-        # Nothing changed since this very command last ran: its answer, without loading pnp.
-        code = answer(arguments)
-        if code is not None:
-            return code
         from pnp.cli import main
 
         code = main(argv)

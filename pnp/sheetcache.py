@@ -36,7 +36,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import fonts, quick, usercache
+from . import fonts, usercache
 from .cache import Undigestible, digest_value
 from .jinjacache import template_reads
 from .layout import PrintOptions
@@ -48,6 +48,34 @@ MAX_ENTRIES = 400
 # check began may show a time a little before it.
 CLOCK_SLACK_NS = 50_000_000
 PNP_FOLDER = Path(__file__).parent
+
+
+def _file(key, stamp, path: str, name: str) -> None:
+    """A file's name and bytes into the `key` digest (unless None); its name, size and times
+    into the `stamp` digest."""
+    info = os.stat(path)
+    stamp.update(f"{name}\0{info.st_size} {info.st_mtime_ns} {info.st_ino}\0".encode())
+    if key:
+        with open(path, "rb") as file:
+            key.update(f"{name}\0".encode())
+            key.update(hashlib.sha256(file.read()).digest())
+
+
+def _files(key, stamp, folder: str, prefix: str = "") -> None:
+    """Every file under `folder` (see `_file`), in a stable order."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except (FileNotFoundError, NotADirectoryError):
+        stamp.update(f"absent {folder}\0".encode())
+        if key:
+            key.update(f"absent {folder}\0".encode())
+        return
+    for entry in entries:
+        if entry.is_dir():
+            if entry.name != "__pycache__":
+                _files(key, stamp, entry.path, f"{prefix}{entry.name}/")
+        elif entry.is_file():
+            _file(key, stamp, entry.path, prefix + entry.name)
 
 
 def _game_files(art, data, folder: Path) -> int:
@@ -62,9 +90,9 @@ def _game_files(art, data, folder: Path) -> int:
             newest = max(newest, os.stat(path).st_mtime_ns)
             shown = os.path.relpath(path, folder)
             if name.lower().endswith(DATA_SUFFIXES):
-                quick._file(data, hashlib.sha256(), path, shown)
+                _file(data, hashlib.sha256(), path, shown)
             else:
-                quick._file(None, art, path, shown)
+                _file(None, art, path, shown)
     return newest
 
 
@@ -86,15 +114,15 @@ class SheetCache:
         common = hashlib.sha256(f"sheets {FORMAT} {sys.version}\0cwd {Path.cwd()}\0"
                                 f"SOURCE_DATE_EPOCH={os.environ.get('SOURCE_DATE_EPOCH', '')}\0"
                                 f"{paper}\0".encode())
-        common.update(quick._distributions())
+        common.update(usercache.installed_distributions())
         data = hashlib.sha256(f"game {game.folder.name}\0".encode())
         self.game_data = ""
         try:
             # pnp's own files (code, templates, fonts) by name, size, time and inode, as
             # Python judges its compiled modules; and the fonts wherever pnp finds them.
-            quick._files(None, common, str(PNP_FOLDER))
+            _files(None, common, str(PNP_FOLDER))
             for face in sorted(fonts.FACES.values(), key=lambda face: face.role):
-                quick._file(None, common, str(fonts.font_dir() / face.file),
+                _file(None, common, str(fonts.font_dir() / face.file),
                             f"{face.role} {face.file}")
             self.changed = _game_files(common, data, Path(game.folder)) >= began
             self.game_data = data.hexdigest()
@@ -189,7 +217,7 @@ class SheetCache:
         if self._all is None:
             digest, newest = hashlib.sha256(), 0
             for folder in self.renderer.env.loader.searchpath:
-                quick._files(digest, hashlib.sha256(), folder)
+                _files(digest, hashlib.sha256(), folder)
                 for root, _, files in os.walk(folder):
                     for name in files:
                         newest = max(newest, os.stat(os.path.join(root, name)).st_mtime_ns)

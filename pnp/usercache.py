@@ -17,7 +17,26 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from .quick import cache_home
+
+
+def cache_home() -> Path:
+    """pnp's folder in the user's cache: `$PNP_CACHE_DIR`, else `$XDG_CACHE_HOME/pnp`, else
+    `~/.cache/pnp`."""
+    return Path(os.environ.get("PNP_CACHE_DIR") or (
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"))
+
+
+def installed_distributions() -> bytes:
+    """The installed distributions and their versions (their metadata folders' names)."""
+    found = []
+    for entry in sorted({e for e in sys.path if e.endswith(("site-packages", "dist-packages"))}):
+        try:
+            names = sorted(p for p in os.listdir(entry) if p.endswith((".dist-info",
+                                                                         ".egg-info")))
+        except OSError:
+            continue
+        found.append(f"{entry}\0{' '.join(names)}\0")
+    return "".join(found).encode()
 
 
 def folder(kind: str, *shaped_by: str) -> Path | None:
