@@ -12,7 +12,6 @@ unnoticed. Every problem is one finding on one line with its file:line:col, neve
 from __future__ import annotations
 
 import hashlib
-import pickle
 import re
 import stat
 import unicodedata
@@ -25,7 +24,6 @@ from yaml.cyaml import CParser  # PyYAML's wheels are built with libyaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
-from . import usercache
 from .findings import Finding, Findings, Location, Severity
 from .frozen import frozen
 
@@ -210,10 +208,11 @@ def _position(text: str, index: int) -> tuple[int, int]:
 
 
 # Composed documents by (shown path, SHA-256 of the bytes), with the findings composing them
-# gave: a check after an edit re-reads every file but composes only the one that changed.
-# Nodes are never modified after composing, so sharing them between checks is safe. Between
-# runs they are kept in the user's cache (pnp.usercache), pickled: the folder is named for
-# PyYAML's version and this module's source, and only this process's own pickles are read.
+# gave: a check after an edit in the same process (`pnp watch`, the tests) re-reads every file
+# but composes only the one that changed. Nodes are never modified after composing, so
+# sharing them between checks is safe. Nothing is kept between runs: pickles of them in the
+# user cache made no measurable difference to a check (libyaml composes a game's files about
+# as fast as the pickles loaded), and grew without bound.
 _COMPOSED: OrderedDict[tuple[str, bytes], tuple[Document, list]] = OrderedDict()
 _COMPOSED_MAX = 256
 
@@ -225,37 +224,14 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
         return Document(shown, None)
     key = (shown, hashlib.sha256(raw).digest())
     if key not in _COMPOSED:
-        _COMPOSED[key] = _kept(key) or _compose_and_keep(key, raw)
+        fresh = Findings()
+        _COMPOSED[key] = (_compose(raw, shown, fresh), list(fresh))
         if len(_COMPOSED) > _COMPOSED_MAX:
             _COMPOSED.popitem(last=False)
     _COMPOSED.move_to_end(key)
     document, found = _COMPOSED[key]
     findings.extend(found)
     return document
-
-
-def _kept_folder():
-    return usercache.folder(f"yaml-{yaml.__version__}", "content.py", "findings.py")
-
-
-def _kept(key: tuple[str, bytes]) -> tuple[Document, list] | None:
-    data = usercache.read(_kept_folder(), f"{key[0]}\0{key[1].hex()}")
-    try:
-        kept = pickle.loads(data) if data is not None else None
-    except Exception:  # a damaged entry: compose the file again
-        return None
-    if not (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], Document)
-            and kept[0].shown == key[0]):
-        return None
-    return kept
-
-
-def _compose_and_keep(key: tuple[str, bytes], raw: bytes) -> tuple[Document, list]:
-    fresh = Findings()
-    composed = (_compose(raw, key[0], fresh), list(fresh))
-    usercache.write(_kept_folder(), f"{key[0]}\0{key[1].hex()}",
-                    pickle.dumps(composed, pickle.HIGHEST_PROTOCOL))
-    return composed
 
 
 def decode_text(raw: bytes, shown: str, findings: Findings, *, encoding: str = "utf-8",
