@@ -172,6 +172,14 @@ def _parser() -> argparse.ArgumentParser:
                         help="output folder (default: output/ in the project)")
     export.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
+    cache = commands.add_parser(
+        "cache", help="where pnp keeps what saves time between runs, and its size",
+        description="Print where pnp's cache is (compiled templates, the sheets a check "
+                    "drew) and how much it holds; 'pnp cache clear' removes it. Deleting it "
+                    "is always safe: the next run is only slower.")
+    cache.add_argument("action", nargs="?", choices=["clear"], help="remove the cache")
+    cache.add_argument("--debug", action="store_true", help="show tracebacks")
+
     new = commands.add_parser("new", help="start a game of your own",
                               description="Write a small, working game: a deck from CSV, "
                                           "its templates and a rules.yaml.")
@@ -649,6 +657,29 @@ def cmd_export(args) -> int:
     return EXIT_OK
 
 
+def cmd_cache(args) -> int:
+    from . import usercache
+
+    home = usercache.cache_home()
+    if args.action == "clear":
+        freed = usercache.clear(home)
+        print(f"pnp cache: removed {home} ({_mib(freed)})", file=sys.stderr)
+        return EXIT_OK
+    print(home)
+    kinds = usercache.usage(home)
+    for used in kinds:
+        print(f"  {used.kind:<14} {_mib(used.bytes):>10} {used.files:>6} files")
+    total = sum(used.bytes for used in kinds)
+    print(f"pnp cache: {_mib(total)} in {sum(used.files for used in kinds)} files, capped "
+          f"at {_mib(usercache.STORE_MAX_BYTES)}; 'pnp cache clear' removes it",
+          file=sys.stderr)
+    return EXIT_OK
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
 def cmd_watch(args) -> int:
     from .watch import watch_project
 
@@ -702,4 +733,4 @@ def _live_server(out_dir: Path, port: int | None):
 
 COMMANDS = {"build": cmd_build, "check": cmd_check, "diff": cmd_diff, "list": cmd_list,
             "new": cmd_new, "proof": cmd_proof, "watch": cmd_watch, "layouts": cmd_layouts,
-            "calibrate": cmd_calibrate, "export": cmd_export}
+            "calibrate": cmd_calibrate, "export": cmd_export, "cache": cmd_cache}

@@ -43,7 +43,7 @@ def _options(env: jinja2.Environment) -> str:
 
 
 def _folder() -> Path | None:
-    return usercache.folder(f"jinja-{jinja2.__version__}", *_SETTINGS)
+    return usercache.folder("jinja", f"jinja2 {jinja2.__version__}", *_SETTINGS)
 
 
 def _load(key: str, kind: type = CodeType):

@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
+from . import usercache
 from .declarative import RULES_FILE, run_declared_rules
 from .findings import Findings, Location, display_path
 from .fonts import metrics
@@ -131,8 +132,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     for (number, _), result in zip(drawing, share_tasks([task for _, task in drawing],
                                                         jobs or default_jobs())):
         done[number] = result
-    if kept:
-        kept.prune()
+    usercache.prune()
     findings.extend(done[0].rules)
     for sheet in sheets:
         mine = [result for owner, result in zip(owners, done) if owner is sheet]

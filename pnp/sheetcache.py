@@ -22,7 +22,7 @@ from the others need not be drawn again. What a sheet's check makes depends only
 The key is a SHA-256 over all of them. A value it cannot digest exactly (an object of an
 unknown kind) leaves that sheet uncached rather than risk a stale answer. Entries live in the
 user's cache (pnp.usercache), one per project, game, paper, sheet and part, each replaced when
-its inputs change; the oldest are removed beyond MAX_ENTRIES. `pnp build --no-cache` neither
+its inputs change, and pruned with the rest of the user cache. `pnp build --no-cache` neither
 reads nor writes them.
 """
 
@@ -43,7 +43,6 @@ from .layout import PrintOptions
 from .render import DATA_SUFFIXES, Renderer
 
 FORMAT = 1
-MAX_ENTRIES = 400
 # A file's time comes from a coarser clock than time.time_ns(): a file changed just after a
 # check began may show a time a little before it.
 CLOCK_SLACK_NS = 50_000_000
@@ -248,21 +247,6 @@ class SheetCache:
             reads = reads or variable in read
             waiting.extend(referenced)
         return sorted(seen), reads
-
-    def prune(self) -> None:
-        """Remove the oldest entries beyond MAX_ENTRIES (a project's copy that is gone,
-        another paper, old test folders)."""
-        if self.folder is None:
-            return
-        try:
-            entries = list(os.scandir(self.folder))
-            if len(entries) <= MAX_ENTRIES:
-                return
-            entries.sort(key=lambda entry: entry.stat().st_mtime_ns)
-            for entry in entries[:len(entries) - MAX_ENTRIES * 3 // 4]:
-                os.unlink(entry.path)
-        except OSError:
-            pass
 
 
 __all__ = ["SheetCache", "Undigestible", "digest_value"]
