@@ -24,7 +24,7 @@ from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
 from .frozen import frozen
-from .jinjacache import CachedCompiling
+from .jinjacache import CachedCompiling, bytecode_cache
 from .textfit import TOKEN, fit_text, tokens_in, wrap
 from .units import MM_PER_INCH, Size
 
@@ -56,38 +56,16 @@ def _number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-class _MemoryBytecodeCache(jinja2.BytecodeCache):
-    """Compiled templates kept for the life of the process, checked against the source.
-
-    Compiling is most of a check's time; a second check in one process (an editor loop, the
-    tests) reuses the code. Jinja stores a checksum of the source with each entry, so an edited
-    template is compiled afresh.
-    """
-
-    def __init__(self) -> None:
-        self.store: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = self.store.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.store[bucket.key] = bucket.bytecode_to_string()
-
-
-_COMPILED = _MemoryBytecodeCache()
-
-
 class _Environment(CachedCompiling, jinja2.Environment):
-    """Jinja, with compiled templates kept between runs (pnp.jinjacache)."""
+    """Jinja, with compiled templates and labels kept between runs (pnp.jinjacache)."""
 
 
 class _TemplateLoader(jinja2.FileSystemLoader):
     """Finds templates on disk but names them as the user sees them (templates/x/y.svg.j2).
 
-    The shown name goes into error locations, and keys the compiled-template cache, so two
-    copies of a project with the same template source share one compiled template.
+    The shown name goes into error locations, and names the template's entry in the
+    compiled-template cache, so two copies of a project, each checked from its own folder,
+    share their compiled templates (a checksum of the source decides if an entry is used).
     """
 
     def get_source(self, environment, template):
@@ -107,7 +85,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
-            bytecode_cache=_COMPILED,
+            bytecode_cache=bytecode_cache(),
         )
         self.env.filters["n"] = _number
         self.env.globals.update(globals_)
