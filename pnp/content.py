@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import stat
 import unicodedata
 from collections import OrderedDict
 from pathlib import Path
@@ -24,6 +23,7 @@ from yaml.cyaml import CParser  # PyYAML's wheels are built with libyaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
+from . import reads
 from .findings import Finding, Findings, Location, Severity
 from .frozen import frozen
 
@@ -170,31 +170,30 @@ def _read_capped(path: Path, where: Location, findings: Findings) -> bytes | Non
     """The bytes of a regular file of at most MAX_FILE_BYTES, or None with a finding.
 
     The size is checked on what is actually read, not on what stat() promised, so a file that
-    grows, or a symlink to a device or a pipe, cannot make the loader read forever.
+    grows, or a symlink to a device or a pipe, cannot make the loader read forever. Read
+    through pnp.reads, as every project file a check reads.
     """
     try:
-        info = path.stat()
+        raw = reads.read_file(path, MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         findings.error("file-missing", where, "file not found", hint="create it or restore it")
         return None
-    except OSError as exc:
-        findings.error("file-unreadable", where, f"cannot read: {exc.strerror or exc}")
-        return None
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+    except reads.NotAFile as exc:
+        kind = "a folder" if exc.folder else "not a regular file"
         findings.error("file-not-regular", where, f"is {kind}",
                        hint="a content file must be an ordinary YAML file")
         return None
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         findings.error("file-unreadable", where, f"cannot read: {exc.strerror or exc}")
         return None
     if len(raw) > MAX_FILE_BYTES:
+        try:
+            size = max(path.stat().st_size, len(raw))
+        except OSError:
+            size = len(raw)
         findings.error(
             "file-too-large", where,
-            f"file is {max(info.st_size, len(raw))} bytes, more than the {MAX_FILE_BYTES} "
+            f"file is {size} bytes, more than the {MAX_FILE_BYTES} "
             "allowed", hint="split it or check that it is the right file",
         )
         return None

@@ -29,6 +29,7 @@ from typing import Any, Literal
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
+from . import reads
 from .content import load_document
 from .findings import NOWHERE, Finding, Findings, Location, Severity
 from .frozen import frozen
@@ -104,7 +105,7 @@ def names_of(model: Any) -> dict[str, Any]:
 
 def run_declared_rules(path: Path, shown: str, model: Any, findings: Findings) -> None:
     """Load `path` if the game has one, and add the findings of every rule in it."""
-    if not path.exists():
+    if not reads.exists(path):
         return
     declared = validate(load_document(path, shown, findings), tuple[DeclaredRule, ...],
                         "rules", findings)

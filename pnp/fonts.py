@@ -17,7 +17,7 @@ import marshal
 from functools import cache, lru_cache
 from pathlib import Path
 
-from . import usercache
+from . import reads, usercache
 from .errors import OutsideError
 from .frozen import frozen
 
@@ -82,10 +82,9 @@ class Metrics:
 def metrics(role: str) -> Metrics:
     face = FACES[role]
     path = font_dir() / face.file
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _font_error(path, f"cannot be read ({exc.strerror or exc})") from exc
+    data, _, error = reads.look(path)
+    if error is not None:
+        raise _font_error(path, f"cannot be read ({error.strerror or error})") from error
     where = usercache.folder("font-metrics", "fonts.py")
     key = hashlib.sha256(data).hexdigest()
     try:

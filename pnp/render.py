@@ -20,6 +20,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from . import reads
 from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
@@ -229,7 +230,7 @@ class Renderer:
             raise ValueError(f"'{path}' is outside the game folder")
         if file.suffix.lower() in DATA_SUFFIXES:
             raise ValueError(f"'{path}' is a content file, not art")
-        data = file.read_bytes()
+        data = reads.read_file(file)
         x, y, width, height = box_mm
         where = card.where.of(field) if hasattr(card, "where") else None
         if where is not None:
