@@ -12,12 +12,15 @@ and anything that had to shrink, does not fit or cannot be drawn becomes a findi
 from __future__ import annotations
 
 import base64
+import os
+import posixpath
 import re
 from xml.parsers import expat
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.loaders import split_template_path
 from markupsafe import Markup, escape
 
 from . import reads
@@ -61,16 +64,49 @@ class _Environment(CachedCompiling, jinja2.Environment):
     """Jinja, with compiled templates and labels kept between runs (pnp.jinjacache)."""
 
 
-class _TemplateLoader(jinja2.FileSystemLoader):
-    """Finds templates on disk but names them as the user sees them (templates/x/y.svg.j2).
+class _TemplateLoader(jinja2.BaseLoader):
+    """Finds templates in its folders, first found first, as Jinja's FileSystemLoader does,
+    but reads them through pnp.reads and names them as the user sees them
+    (templates/x/y.svg.j2).
 
-    The shown name goes into error locations, and names the template's entry in the
-    compiled-template cache, so two copies of a project, each checked from its own folder,
-    share their compiled templates (a checksum of the source decides if an entry is used).
+    Each folder looked in is a read, so a lookup that found nothing is noted as one. A
+    template Jinja keeps compiled is not looked up again: its reads are noted again each time
+    Jinja asks whether it is up to date (on every use), for the work using it. The shown
+    name goes into error locations, and names the template's entry in the compiled-template
+    cache, so two copies of a project, each checked from its own folder, share their
+    compiled templates (a checksum of the source decides if an entry is used).
     """
 
+    def __init__(self, searchpath: list[str]):
+        self.searchpath = searchpath
+        # The source of each template read, by its read's answer (pnp.sheetcache asks
+        # which of those a piece of work read name `game`).
+        self.sources: dict[str, str] = {}
+
     def get_source(self, environment, template):
-        source, filename, uptodate = super().get_source(environment, template)
+        looked = []
+        for folder in self.searchpath:
+            filename = os.path.normpath(posixpath.join(folder, *split_template_path(template)))
+            data, answer, error = reads.look(filename)
+            looked.append((filename, answer))
+            if data is not None:
+                break
+            if answer not in (reads.ABSENT, reads.FOLDER, reads.NOT_A_FILE):
+                raise error  # there, but unreadable: as Jinja's own loader would
+        else:
+            raise jinja2.TemplateNotFound(template)
+        source = data.decode("utf-8")
+        self.sources[answer] = source
+        mtime = os.path.getmtime(filename)
+
+        def uptodate() -> bool:
+            for path, found in looked:
+                reads.note(path, found)
+            try:
+                return os.path.getmtime(filename) == mtime
+            except OSError:
+                return False
+
         return source, display_path(Path(filename), Path.cwd()), uptodate
 
 
@@ -102,13 +138,11 @@ class Renderer:
         self.art_folder = art_folder
         self.findings = Findings()
         self._icon_macro = None
+        self._icon_template = None
         self._broken: set[tuple[Location, str]] = set()
         # Each distinct drawing's root attributes, or why it is not well-formed XML: a deck's
         # backs are one drawing, parsed once.
         self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
-        # The templates rendered (by name) since the owner last cleared it: what a sheet's
-        # drawing read, for the sheet cache (pnp.sheetcache).
-        self.templates_used: set[str] = set()
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
         """The findings gathered since the last call, and the (location, message) of those
@@ -121,7 +155,6 @@ class Renderer:
                **context: Any) -> Face:
         """Render one face; a broken or missing template, SVG that is not well-formed, or a
         drawing whose declared size is not `expect` becomes a finding, not a crash."""
-        self.templates_used.add(template)
         label = getattr(item, "label", "")
         deck = context.get("deck")
         self._safe = (expect, getattr(deck, "safe_mm", 0)) if expect is not None else None
@@ -264,9 +297,10 @@ class Renderer:
         return Location(name, line or 0, 1 if line else 0)
 
     def icon(self, name: str, x_mm: float, y_mm: float, size_mm: float) -> Markup:
-        self.templates_used.add(ICONS_TEMPLATE)
-        if self._icon_macro is None:
-            self._icon_macro = self.env.get_template(ICONS_TEMPLATE).module.icon
+        # Asked for at every use, so the work drawing the icon notes the template's reads.
+        template = self.env.get_template(ICONS_TEMPLATE)
+        if template is not self._icon_template:
+            self._icon_template, self._icon_macro = template, template.module.icon
         return self._icon_macro(self.icons[name], x_mm, y_mm, size_mm)
 
     def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,

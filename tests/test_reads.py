@@ -9,6 +9,7 @@ import os
 import pytest
 
 from pnp import reads
+from pnp.render import Renderer
 
 
 def test_a_record_holds_each_read_and_what_it_found(tmp_path):
@@ -82,3 +83,22 @@ def test_what_the_run_read_itself_is_the_answer_it_works_from(tmp_path):
     path.write_bytes(b"new")  # saved after the run read it
     assert reads.Answers(run).same(run.reads)
     assert not reads.Answers().same(run.reads)
+
+
+def test_template_lookups_are_reads_found_or_not_and_kept_ones_are_noted_again(tmp_path):
+    own, common = tmp_path / "own", tmp_path / "common"
+    own.mkdir()
+    common.mkdir()
+    (common / "face.svg.j2").write_text("<svg/>", encoding="utf-8")
+    env = Renderer([own, common], {}, {}).env
+    with reads.recording() as first:
+        env.get_template("face.svg.j2")
+        with pytest.raises(Exception):
+            env.get_template("none.svg.j2")
+    found = {str(own / "face.svg.j2"): reads.ABSENT,
+             str(common / "face.svg.j2"): reads.digest(b"<svg/>")}
+    missed = {str(own / "none.svg.j2"): reads.ABSENT, str(common / "none.svg.j2"): reads.ABSENT}
+    assert first.reads == {**found, **missed}
+    with reads.recording() as again:  # Jinja has it compiled: no lookup, the same reads
+        env.get_template("face.svg.j2")
+    assert again.reads == found
