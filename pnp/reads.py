@@ -98,9 +98,11 @@ def _read(path: str, limit: int | None) -> bytes:
         return handle.read() if limit is None else handle.read(limit)
 
 
-def _failure(exc: OSError) -> str:
+def _failure(path: str, exc: OSError) -> str:
     if isinstance(exc, NotAFile):
         return FOLDER if exc.folder else NOT_A_FILE
+    if isinstance(exc, PermissionError) and os.path.isdir(path):
+        return FOLDER  # Windows will not open a folder as a file
     if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
         return ABSENT
     return f"unreadable {exc.errno}"
@@ -114,7 +116,7 @@ def look(path: str | Path, limit: int | None = None
     try:
         data = _read(path, limit)
     except OSError as exc:
-        answer = _failure(exc)
+        answer = _failure(path, exc)
         note(path, answer)
         return None, answer, exc
     answer = digest(data)
@@ -152,7 +154,7 @@ def answer(path: str, recorded: str) -> str:
     try:
         return digest(_read(path, _limit(recorded)))
     except OSError as exc:
-        return _failure(exc)
+        return _failure(path, exc)
 
 
 class Answers:

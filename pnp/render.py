@@ -39,8 +39,7 @@ _SVG_UNITS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_INCH / 72,
 _LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px)?\s*")
 SIZE_TOLERANCE_MM = 0.01
 ICONS_TEMPLATE = "icons.svg.j2"
-# Content files the loader reads: the sheet cache keys art by name, size and time, and
-# content by its data, so art is never one of these.
+# Content files, which the model reads: never embedded as art.
 DATA_SUFFIXES = (".yaml", ".yml", ".csv")
 _IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
 
@@ -94,7 +93,9 @@ class _TemplateLoader(jinja2.BaseLoader):
             if answer not in (reads.ABSENT, reads.FOLDER, reads.NOT_A_FILE):
                 raise error  # there, but unreadable: as Jinja's own loader would
         else:
-            raise jinja2.TemplateNotFound(template)
+            plural = "path" if len(self.searchpath) == 1 else "paths"
+            raise jinja2.TemplateNotFound(template, f"{template!r} not found in search "
+                                          f"{plural}: {', '.join(map(repr, self.searchpath))}")
         source = data.decode("utf-8")
         self.sources[answer] = source
         mtime = os.path.getmtime(filename)
