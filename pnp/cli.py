@@ -14,7 +14,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from . import __version__, quick
+from . import __version__
 from .errors import OutsideError, UsageError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
@@ -165,6 +165,14 @@ def _parser() -> argparse.ArgumentParser:
                         help="output folder (default: output/ in the project)")
     export.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
+    cache = commands.add_parser(
+        "cache", help="where pnp keeps what saves time between runs, and its size",
+        description="Print where pnp's cache is (compiled templates, the sheets a check "
+                    "drew) and how much it holds; 'pnp cache clear' removes it. Deleting it "
+                    "is always safe: the next run is only slower.")
+    cache.add_argument("action", nargs="?", choices=["clear"], help="remove the cache")
+    cache.add_argument("--debug", action="store_true", help="show tracebacks")
+
     new = commands.add_parser("new", help="start a game of your own",
                               description="Write a small, working game: a deck from CSV, "
                                           "its templates and a rules.yaml.")
@@ -287,12 +295,6 @@ def _summary(findings: Findings) -> str:
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 
-def _quick(args, command: str, **extra):
-    """The options and input key under which this run's answer is remembered (pnp.quick)."""
-    chosen = quick.options(command, args.root, args.game, args.paper, args.strict, **extra)
-    return chosen, quick.key_for_run(chosen)
-
-
 def _check_project(project: Project, names: list[str], args, remember: bool = True):
     """The one check every command runs, with the print options its arguments name (those
     it has none of take the build's defaults)."""
@@ -305,7 +307,6 @@ def _check_project(project: Project, names: list[str], args, remember: bool = Tr
 def cmd_check(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
-    remembered = _quick(args, "check", format=args.format)
     started = time.perf_counter()
     findings.extend(_check_project(project, names, args)[1])
     elapsed = time.perf_counter() - started
@@ -316,32 +317,27 @@ def cmd_check(args) -> int:
             "ok": not _failed(findings, args.strict),
             "findings": [f.as_dict() for f in findings.sorted()],
         }
-        stdout, stderr = json.dumps(report, indent=2, ensure_ascii=False) + "\n", ""
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
-        stdout = ""
-        stderr = "".join(f"{finding.format()}\n" for finding in findings.sorted()) + \
-            f"pnp check: {', '.join(names)}: {_summary(findings)} ({{elapsed}} s)\n"
-    sys.stdout.write(stdout)
-    sys.stderr.write(stderr.replace("{elapsed}", f"{elapsed:.2f}"))
-    code = EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
-    quick.remember(*remembered, code, stdout, stderr)
-    return code
+        sys.stderr.write("".join(f"{finding.format()}\n" for finding in findings.sorted()) +
+                         f"pnp check: {', '.join(names)}: {_summary(findings)} "
+                         f"({elapsed:.2f} s)\n")
+    return EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
 
 
 def cmd_build(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
-    remembered = _quick(args, "build", sheets=args.sheets, out=args.out)
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
     # Worker processes start loading the drawing libraries now, while the content is checked.
     with Drawing(args.jobs or default_jobs()) as drawing:
-        return _build(project, args, names, findings, remembered, wanted, drawing)
+        return _build(project, args, names, findings, wanted, drawing)
 
 
-def _build(project: Project, args, names: list[str], findings: Findings, remembered,
+def _build(project: Project, args, names: list[str], findings: Findings,
            wanted: list[str] | None, drawing: Drawing) -> int:
-    from .proof import MANIFEST, PROOF_DIR, record_faces
+    from .proof import record_faces
 
     checked_games, found = _check_project(project, names, args, remember=args.cache)
     findings.extend(found)
@@ -400,13 +396,6 @@ def _build(project: Project, args, names: list[str], findings: Findings, remembe
         print(f"wrote {display_path(path, Path.cwd())}")
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s"
           + (f"; {unchanged} unchanged" if unchanged else ""), file=sys.stderr)
-    if args.cache:
-        made = [out_dir / checked.name / output.file_name for checked, decks in plan
-                for sheet in decks for output in checked.outputs.get(sheet.name, [])]
-        made += [out_dir / checked.name / PROOF_DIR / MANIFEST for checked, _ in plan]
-        quick.remember(*remembered, EXIT_OK, "", "".join(
-            f"{finding.format()}\n" for finding in findings.sorted()) +
-            f"pnp build: 0 PDFs in {{elapsed}} s; {len(made) - len(plan)} unchanged\n", made)
     return EXIT_OK
 
 
@@ -645,6 +634,29 @@ def cmd_export(args) -> int:
     return EXIT_OK
 
 
+def cmd_cache(args) -> int:
+    from . import usercache
+
+    home = usercache.cache_home()
+    if args.action == "clear":
+        freed = usercache.clear(home)
+        print(f"pnp cache: removed {home} ({_mib(freed)})", file=sys.stderr)
+        return EXIT_OK
+    print(home)
+    kinds = usercache.usage(home)
+    for used in kinds:
+        print(f"  {used.kind:<14} {_mib(used.bytes):>10} {used.files:>6} files")
+    total = sum(used.bytes for used in kinds)
+    print(f"pnp cache: {_mib(total)} in {sum(used.files for used in kinds)} files, capped "
+          f"at {_mib(usercache.STORE_MAX_BYTES)}; 'pnp cache clear' removes it",
+          file=sys.stderr)
+    return EXIT_OK
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
 def cmd_watch(args) -> int:
     from .watch import watch_project
 
@@ -698,4 +710,4 @@ def _live_server(out_dir: Path, port: int | None):
 
 COMMANDS = {"build": cmd_build, "check": cmd_check, "diff": cmd_diff, "list": cmd_list,
             "new": cmd_new, "proof": cmd_proof, "watch": cmd_watch, "layouts": cmd_layouts,
-            "calibrate": cmd_calibrate, "export": cmd_export}
+            "calibrate": cmd_calibrate, "export": cmd_export, "cache": cmd_cache}

@@ -12,9 +12,7 @@ unnoticed. Every problem is one finding on one line with its file:line:col, neve
 from __future__ import annotations
 
 import hashlib
-import pickle
 import re
-import stat
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -26,7 +24,7 @@ from yaml.cyaml import CParser  # PyYAML's wheels are built with libyaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
-from . import usercache
+from . import reads
 from .findings import Finding, Findings, Location, Severity
 
 MAX_FILE_BYTES = 1_000_000  # far above any real game file; stops a runaway or hostile one early
@@ -172,31 +170,30 @@ def _read_capped(path: Path, where: Location, findings: Findings) -> bytes | Non
     """The bytes of a regular file of at most MAX_FILE_BYTES, or None with a finding.
 
     The size is checked on what is actually read, not on what stat() promised, so a file that
-    grows, or a symlink to a device or a pipe, cannot make the loader read forever.
+    grows, or a symlink to a device or a pipe, cannot make the loader read forever. Read
+    through pnp.reads, as every project file a check reads.
     """
     try:
-        info = path.stat()
+        raw = reads.read_file(path, MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         findings.error("file-missing", where, "file not found", hint="create it or restore it")
         return None
-    except OSError as exc:
-        findings.error("file-unreadable", where, f"cannot read: {exc.strerror or exc}")
-        return None
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+    except reads.NotAFile as exc:
+        kind = "a folder" if exc.folder else "not a regular file"
         findings.error("file-not-regular", where, f"is {kind}",
                        hint="a content file must be an ordinary YAML file")
         return None
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         findings.error("file-unreadable", where, f"cannot read: {exc.strerror or exc}")
         return None
     if len(raw) > MAX_FILE_BYTES:
+        try:
+            size = max(path.stat().st_size, len(raw))
+        except OSError:
+            size = len(raw)
         findings.error(
             "file-too-large", where,
-            f"file is {max(info.st_size, len(raw))} bytes, more than the {MAX_FILE_BYTES} "
+            f"file is {size} bytes, more than the {MAX_FILE_BYTES} "
             "allowed", hint="split it or check that it is the right file",
         )
         return None
@@ -210,10 +207,11 @@ def _position(text: str, index: int) -> tuple[int, int]:
 
 
 # Composed documents by (shown path, SHA-256 of the bytes), with the findings composing them
-# gave: a check after an edit re-reads every file but composes only the one that changed.
-# Nodes are never modified after composing, so sharing them between checks is safe. Between
-# runs they are kept in the user's cache (pnp.usercache), pickled: the folder is named for
-# PyYAML's version and this module's source, and only this process's own pickles are read.
+# gave: a check after an edit in the same process (`pnp watch`, the tests) re-reads every file
+# but composes only the one that changed. Nodes are never modified after composing, so
+# sharing them between checks is safe. Nothing is kept between runs: pickles of them in the
+# user cache made no measurable difference to a check (libyaml composes a game's files about
+# as fast as the pickles loaded), and grew without bound.
 _COMPOSED: OrderedDict[tuple[str, bytes], tuple[Document, list]] = OrderedDict()
 _COMPOSED_MAX = 256
 
@@ -225,37 +223,14 @@ def load_document(path: Path, shown: str, findings: Findings) -> Document:
         return Document(shown, None)
     key = (shown, hashlib.sha256(raw).digest())
     if key not in _COMPOSED:
-        _COMPOSED[key] = _kept(key) or _compose_and_keep(key, raw)
+        fresh = Findings()
+        _COMPOSED[key] = (_compose(raw, shown, fresh), list(fresh))
         if len(_COMPOSED) > _COMPOSED_MAX:
             _COMPOSED.popitem(last=False)
     _COMPOSED.move_to_end(key)
     document, found = _COMPOSED[key]
     findings.extend(found)
     return document
-
-
-def _kept_folder():
-    return usercache.folder(f"yaml-{yaml.__version__}", "content.py", "findings.py")
-
-
-def _kept(key: tuple[str, bytes]) -> tuple[Document, list] | None:
-    data = usercache.read(_kept_folder(), f"{key[0]}\0{key[1].hex()}")
-    try:
-        kept = pickle.loads(data) if data is not None else None
-    except Exception:  # a damaged entry: compose the file again
-        return None
-    if not (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], Document)
-            and kept[0].shown == key[0]):
-        return None
-    return kept
-
-
-def _compose_and_keep(key: tuple[str, bytes], raw: bytes) -> tuple[Document, list]:
-    fresh = Findings()
-    composed = (_compose(raw, key[0], fresh), list(fresh))
-    usercache.write(_kept_folder(), f"{key[0]}\0{key[1].hex()}",
-                    pickle.dumps(composed, pickle.HIGHEST_PROTOCOL))
-    return composed
 
 
 def decode_text(raw: bytes, shown: str, findings: Findings, *, encoding: str = "utf-8",

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import jinja2
 
+from . import reads
 from .content import load_document
 from .findings import NOWHERE, Finding, Findings, Location, Severity
 from .expressions import names_used, sandbox
@@ -80,7 +81,7 @@ def names_of(model: Any) -> dict[str, Any]:
 
 def run_declared_rules(path: Path, shown: str, model: Any, findings: Findings) -> None:
     """Load `path` if the game has one, and add the findings of every rule in it."""
-    if not path.exists():
+    if not reads.exists(path):
         return
     declared = validate(load_document(path, shown, findings), tuple[DeclaredRule, ...],
                         "rules", findings)

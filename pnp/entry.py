@@ -14,13 +14,6 @@ INTERRUPTED = 130
 
 def run(argv: list[str] | None = None) -> int:
     try:
-        arguments = sys.argv[1:] if argv is None else argv
-        from pnp.quick import answer
-
-        # Nothing changed since this very command last ran: its answer, without loading pnp.
-        code = answer(arguments)
-        if code is not None:
-            return code
         from pnp.cli import main
 
         code = main(argv)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from . import usercache
+from . import reads, usercache
 from .errors import OutsideError
 
 
@@ -78,14 +78,18 @@ class Metrics:
         return sorted({ch for ch in text if ord(ch) not in self.drawable and ch not in "\n\t"})
 
 
+# Each role's font file as measured in this process, and what was read from it (pnp.reads).
+_MEASURED: dict[str, tuple[str, str]] = {}
+
+
 @cache
 def metrics(role: str) -> Metrics:
     face = FACES[role]
     path = font_dir() / face.file
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _font_error(path, f"cannot be read ({exc.strerror or exc})") from exc
+    data, answer, error = reads.look(path)
+    if error is not None:
+        raise _font_error(path, f"cannot be read ({error.strerror or error})") from error
+    _MEASURED[role] = (str(path), answer)
     where = usercache.folder("font-metrics", "fonts.py")
     key = hashlib.sha256(data).hexdigest()
     try:
@@ -115,6 +119,13 @@ def require_fonts() -> None:
     """Read every bundled font once, so a missing or broken one is one error before any work."""
     for role in FACES:
         metrics(role)
+
+
+def measured() -> dict[str, str]:
+    """Every font file text is measured with in this process (each read now if it was not
+    yet), and the answer its read gave (pnp.reads): what a kept result measured with."""
+    require_fonts()
+    return {path: answer for path, answer in sorted(_MEASURED.values())}
 
 
 @lru_cache(maxsize=65536)

@@ -3,17 +3,24 @@ compiled once per source text rather than once per process; likewise the variabl
 template reads and the templates it names (`names_read`, `template_reads`).
 
 Turning Jinja into Python (lexing, parsing, generating and compiling code) is most of what a
-first `pnp check` does. The result depends only on the source text, the environment's syntax
-options and class, Jinja's version and Python's, so it is kept on disk (marshalled code, one
-file per source) in the user's cache folder: `$PNP_CACHE_DIR`, else `$XDG_CACHE_HOME/pnp`,
-else `~/.cache/pnp`. The folder's name carries the versions and a digest of the modules that
-set the environments up, so a change to any of them starts afresh. A file that cannot be read,
-written or unmarshalled is ignored and the source is compiled as before.
+first `pnp check` does. Templates a loader finds are kept by Jinja's own
+`FileSystemBytecodeCache` (`bytecode_cache()`), which checks each entry against a checksum
+of the source. It cannot keep what is not a loader's template: the manifest's labels and
+`each` expressions, rules.yaml's expressions and templates (compiled from strings), and the
+names a template reads, which take a parse as long as a compile. Those are kept here, in the
+same folder of the user cache (pnp.usercache), one marshalled file per source and
+environment settings. The folder's name carries Jinja's version and a digest of the
+modules that set the environments up, so a change to any of them starts afresh.
+
+Both keep a layer in memory too, for a process that checks many times (`pnp watch`, the
+tests). A file that cannot be read, written or unmarshalled is ignored and the source is
+compiled as before.
 """
 
 from __future__ import annotations
 
 import marshal
+from collections import OrderedDict
 from pathlib import Path
 from types import CodeType
 
@@ -28,6 +35,28 @@ from . import usercache
 
 # The modules whose environments' settings shape the generated code.
 _SETTINGS = ("render.py", "declarative.py", "jinjacache.py")
+# Compiled code and answers kept in memory, by key: enough for every source of a few
+# projects, few enough for a process that checks thousands of edited copies (the tests).
+MEMORY_ENTRIES = 2048
+
+
+class _Memory(OrderedDict):
+    """The most recently used MEMORY_ENTRIES values, by key."""
+
+    def recall(self, key):
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def keep(self, key, value) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        if len(self) > MEMORY_ENTRIES:
+            self.popitem(last=False)
+
+
+_MEMORY = _Memory()
 
 
 def _options(env: jinja2.Environment) -> str:
@@ -43,19 +72,68 @@ def _options(env: jinja2.Environment) -> str:
 
 
 def _folder() -> Path | None:
-    return usercache.folder(f"jinja-{jinja2.__version__}", *_SETTINGS)
+    return usercache.folder("jinja", f"jinja2 {jinja2.__version__}", *_SETTINGS)
+
+
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's FileSystemBytecodeCache in the user cache's folder, behind the memory layer.
+    An entry that cannot be read is a miss (Jinja's own raises on a damaged one), a hit
+    counts as a use for pruning, and a folder deleted meanwhile is made again."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(str(folder))
+        self.folder = folder
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        key = (bucket.key, bucket.checksum)
+        code = _MEMORY.recall(key)
+        if code is not None:
+            bucket.code = code
+            return
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a damaged entry only costs a compile
+            bucket.reset()
+        if bucket.code is not None:
+            _MEMORY.keep(key, bucket.code)
+            usercache.touch(self._get_cache_filename(bucket))
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        _MEMORY.keep((bucket.key, bucket.checksum), bucket.code)
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            try:  # the folder was deleted meanwhile
+                self.folder.mkdir(parents=True, exist_ok=True)
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+
+def bytecode_cache() -> jinja2.BytecodeCache | None:
+    """The bytecode cache for an environment whose templates come from a loader (set up by
+    the modules in _SETTINGS); None when the user cache cannot be written."""
+    folder = _folder()
+    return _BytecodeCache(folder) if folder is not None else None
 
 
 def _load(key: str, kind: type = CodeType):
+    known = _MEMORY.recall(key)
+    if known is not None:
+        return known
     data = usercache.read(_folder(), key)
     try:
         value = marshal.loads(data) if data is not None else None
     except (ValueError, EOFError, TypeError):
         return None
-    return value if isinstance(value, kind) else None
+    if isinstance(value, kind):
+        _MEMORY.keep(key, value)
+        return value
+    return None
 
 
 def _store(key: str, value) -> None:
+    _MEMORY.keep(key, value)
     usercache.write(_folder(), key, marshal.dumps(value))
 
 
@@ -93,13 +171,14 @@ def reads_name(env: jinja2.Environment, source: str, name: str) -> bool:
 
 
 class CachedCompiling:
-    """A mixin for a Jinja Environment: `compile` of source text and `compile_expression`
-    reuse code compiled by an earlier run."""
+    """A mixin for a Jinja Environment: `compile` of source text that is not a loader's
+    template (`from_string`), and `compile_expression`, reuse code compiled by an earlier
+    run. A loader's templates are left to the environment's bytecode cache."""
 
     def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
-        if raw or not isinstance(source, str):
+        if raw or name is not None or filename is not None or not isinstance(source, str):
             return super().compile(source, name, filename, raw, defer_init)
-        key = f"template\0{_options(self)}\0{name}\0{filename}\0{defer_init}\0{source}"
+        key = f"template\0{_options(self)}\0{defer_init}\0{source}"
         code = _load(key)
         if code is None:
             code = super().compile(source, name, filename, raw, defer_init)

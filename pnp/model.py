@@ -17,6 +17,7 @@ from typing import Any, Callable
 import jinja2
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from . import reads
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
 from .content import Document, load_document, location_of
 from .csvdata import load_csv
@@ -106,7 +107,8 @@ class _Loader:
                                 hint="name a file inside the game's folder")
             return None
         suffix = path.suffix.lower()
-        if suffix in (".csv", ".yaml", ".yml") and not path.exists() and not path.is_symlink():
+        if suffix in (".csv", ".yaml", ".yml") and not reads.exists(path) and \
+                not path.is_symlink():
             self.findings.error("file-missing", where, f"'{name}' is not in "
                                 f"{self.shown(self.folder)}/", hint="create it, or fix the name")
             return None
@@ -209,8 +211,7 @@ class _Loader:
                              field=field_name, suffixes=IMAGE_SUFFIXES)
         if path is None:
             return
-        with path.open("rb") as handle:
-            problem = check_asset_bytes(handle.read(MAX_ASSET_BYTES + 1))
+        problem = check_asset_bytes(reads.read_file(path, MAX_ASSET_BYTES + 1))
         if problem:
             self.findings.error("image-refused", where, f"'{value}' {problem}",
                                 subject=subject, field=field_name)

@@ -11,12 +11,12 @@ The sheets are drawn independently of one another, shared between processes (pnp
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Callable
 
+from . import reads, usercache
 from .declarative import RULES_FILE, run_declared_rules
 from .errors import UsageError
 from .findings import Findings, Location, display_path
@@ -135,14 +135,14 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
-    began = time.time_ns()
-    game = checked.game = load_game(folder, project.shown, findings)
+    with reads.recording() as loaded:
+        game = checked.game = load_game(folder, project.shown, findings)
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": game.info}, art_folder=folder)
-    kept = SheetCache(project.root, game, renderer, paper, options, began) \
+    kept = SheetCache(project.root, name, renderer, paper, options, loaded) \
         if remember else None
     checked.by_name = make_sheets(game)
     sheets = checked.sheets
@@ -154,16 +154,15 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     owners: list[Sheet | None] = [None]
     drawing: list[tuple[int, Callable[[], SheetWork]]] = []
     for sheet in sheets:
-        parts = sheet.parts(renderer)
+        with reads.recording() as listed:  # looking its templates up is part of its drawing
+            parts = sheet.parts(renderer)
         for index, part in enumerate(parts):
-            keeper, key, found = kept, None, None
-            if kept and kept.holds(sheet, index):
-                key = kept.key(sheet, index, len(parts))
-                found = kept.recall(sheet, index, key) if key else None
-                keeper = kept if key else None  # a part with no exact key is not kept
-            if found is None:
-                drawing.append((len(done), partial(_draw_kept, keeper, key, index, len(parts),
-                                                   sheet, part, renderer, paper, options)))
+            key = kept.key(sheet, index, len(parts)) if kept else None
+            found = kept.recall(sheet, index, key) if key else None
+            if found is None:  # a part with no exact key is drawn, and not kept
+                drawing.append((len(done), partial(_draw_kept, kept if key else None, key,
+                                                   listed, index, len(parts), sheet, part,
+                                                   renderer, paper, options)))
             done.append(found)
             owners.append(sheet)
     # The largest drawing first and the rules next, so every worker starts on a long task.
@@ -173,8 +172,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
                                                       jobs or default_jobs())):
         done[number] = result
-    if kept:
-        kept.prune()
+    usercache.prune()
     findings.extend(done[0].rules)
     for sheet in sheets:
         mine = [result for owner, result in zip(owners, done) if owner is sheet]
@@ -228,18 +226,17 @@ class SheetWork:
     reported: tuple = field(default_factory=lambda: (Findings(), frozenset()))
 
 
-def _draw_kept(kept: SheetCache | None, key: str | None, index: int, parts: int, sheet: Sheet,
-               part: Callable[[], dict], renderer: Renderer, paper: str,
-               options: PrintOptions | None) -> SheetWork:
+def _draw_kept(kept: SheetCache | None, key: str | None, listed: reads.Record, index: int,
+               parts: int, sheet: Sheet, part: Callable[[], dict], renderer: Renderer,
+               paper: str, options: PrintOptions | None) -> SheetWork:
     """`_draw` part `index` of a sheet drawn in `parts` parts; with `kept`, the result is kept
-    for the next check with the same inputs. Its key is worked out here, in whichever
-    process draws it, unless the check needed it to look for a kept result."""
-    if kept and key is None:
-        key = kept.key(sheet, index, parts)
-    renderer.templates_used.clear()
-    work = _draw(sheet, part, parts == 1, renderer, paper, options)
-    if kept and key:
-        kept.keep(sheet, index, key, work, renderer.templates_used)
+    under `key`, with what listing the sheet's parts (`listed`) and drawing this one read,
+    for the next check given the same values that finds the same files."""
+    with reads.recording() as drawn:
+        work = _draw(sheet, part, parts == 1, renderer, paper, options)
+    if kept:
+        drawn.update(listed)
+        kept.keep(sheet, index, key, work, drawn)
     return work
 
 

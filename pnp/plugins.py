@@ -11,10 +11,20 @@ from __future__ import annotations
 
 import importlib
 
-from .quick import entry_points
-
 GROUP = "pnp.rules"
 _loaded: dict[str, str | None] = {}  # plug-in name -> None when loaded, else why it failed
+
+
+def entry_points(group: str) -> list[tuple[str, str]]:
+    """(name, value) of the installed entry points in `group`, as importlib.metadata finds
+    them (the first of a name on sys.path wins). Imported here, not with this module: it
+    costs more to load than a check of a game without a plug-in spends on plug-ins."""
+    from importlib.metadata import entry_points as installed
+
+    found: dict[str, str] = {}
+    for point in installed(group=group):
+        found.setdefault(point.name, point.value)
+    return sorted(found.items())
 
 
 def available() -> list[str]:

@@ -12,6 +12,8 @@ and anything that had to shrink, does not fit or cannot be drawn becomes a findi
 from __future__ import annotations
 
 import base64
+import os
+import posixpath
 import re
 from dataclasses import dataclass
 from xml.parsers import expat
@@ -19,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.loaders import split_template_path
 from markupsafe import Markup, escape
 
+from . import reads
 from .errors import OutsideError
 from .findings import Findings, Location, display_path
 from .fonts import FACES, metrics
-from .jinjacache import CachedCompiling
+from .jinjacache import CachedCompiling, bytecode_cache
 from .textfit import TOKEN, fit_text, tokens_in, wrap
 from .units import MM_PER_INCH, Size
 
@@ -35,8 +39,7 @@ _SVG_UNITS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_INCH / 72,
 _LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px)?\s*")
 SIZE_TOLERANCE_MM = 0.01
 ICONS_TEMPLATE = "icons.svg.j2"
-# Content files the loader reads: the sheet cache keys art by name, size and time, and
-# content by its data, so art is never one of these.
+# Content files, which the model reads: never embedded as art.
 DATA_SUFFIXES = (".yaml", ".yml", ".csv")
 _IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
 
@@ -56,42 +59,55 @@ def _number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-class _MemoryBytecodeCache(jinja2.BytecodeCache):
-    """Compiled templates kept for the life of the process, checked against the source.
-
-    Compiling is most of a check's time; a second check in one process (an editor loop, the
-    tests) reuses the code. Jinja stores a checksum of the source with each entry, so an edited
-    template is compiled afresh.
-    """
-
-    def __init__(self) -> None:
-        self.store: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = self.store.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.store[bucket.key] = bucket.bytecode_to_string()
-
-
-_COMPILED = _MemoryBytecodeCache()
-
-
 class _Environment(CachedCompiling, jinja2.Environment):
-    """Jinja, with compiled templates kept between runs (pnp.jinjacache)."""
+    """Jinja, with compiled templates and labels kept between runs (pnp.jinjacache)."""
 
 
-class _TemplateLoader(jinja2.FileSystemLoader):
-    """Finds templates on disk but names them as the user sees them (templates/x/y.svg.j2).
+class _TemplateLoader(jinja2.BaseLoader):
+    """Finds templates in its folders, first found first, as Jinja's FileSystemLoader does,
+    but reads them through pnp.reads and names them as the user sees them
+    (templates/x/y.svg.j2).
 
-    The shown name goes into error locations, and keys the compiled-template cache, so two
-    copies of a project with the same template source share one compiled template.
+    Each folder looked in is a read, so a lookup that found nothing is noted as one. A
+    template Jinja keeps compiled is not looked up again: its reads are noted again each time
+    Jinja asks whether it is up to date (on every use), for the work using it. The shown
+    name goes into error locations, and names the template's entry in the compiled-template
+    cache, so two copies of a project, each checked from its own folder, share their
+    compiled templates (a checksum of the source decides if an entry is used).
     """
+
+    def __init__(self, searchpath: list[str]):
+        self.searchpath = searchpath
+        # The source of each template read, by its read's answer (pnp.sheetcache asks
+        # which of those a piece of work read name `game`).
+        self.sources: dict[str, str] = {}
 
     def get_source(self, environment, template):
-        source, filename, uptodate = super().get_source(environment, template)
+        looked = []
+        for folder in self.searchpath:
+            filename = os.path.normpath(posixpath.join(folder, *split_template_path(template)))
+            data, answer, error = reads.look(filename)
+            looked.append((filename, answer))
+            if data is not None:
+                break
+            if answer not in (reads.ABSENT, reads.FOLDER, reads.NOT_A_FILE):
+                raise error  # there, but unreadable: as Jinja's own loader would
+        else:
+            plural = "path" if len(self.searchpath) == 1 else "paths"
+            raise jinja2.TemplateNotFound(template, f"{template!r} not found in search "
+                                          f"{plural}: {', '.join(map(repr, self.searchpath))}")
+        source = data.decode("utf-8")
+        self.sources[answer] = source
+        mtime = os.path.getmtime(filename)
+
+        def uptodate() -> bool:
+            for path, found in looked:
+                reads.note(path, found)
+            try:
+                return os.path.getmtime(filename) == mtime
+            except OSError:
+                return False
+
         return source, display_path(Path(filename), Path.cwd()), uptodate
 
 
@@ -107,7 +123,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
-            bytecode_cache=_COMPILED,
+            bytecode_cache=bytecode_cache(),
         )
         self.env.filters["n"] = _number
         self.env.globals.update(globals_)
@@ -123,13 +139,11 @@ class Renderer:
         self.art_folder = art_folder
         self.findings = Findings()
         self._icon_macro = None
+        self._icon_template = None
         self._broken: set[tuple[Location, str]] = set()
         # Each distinct drawing's root attributes, or why it is not well-formed XML: a deck's
         # backs are one drawing, parsed once.
         self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
-        # The templates rendered (by name) since the owner last cleared it: what a sheet's
-        # drawing read, for the sheet cache (pnp.sheetcache).
-        self.templates_used: set[str] = set()
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
         """The findings gathered since the last call, and the (location, message) of those
@@ -142,7 +156,6 @@ class Renderer:
                **context: Any) -> Face:
         """Render one face; a broken or missing template, SVG that is not well-formed, or a
         drawing whose declared size is not `expect` becomes a finding, not a crash."""
-        self.templates_used.add(template)
         label = getattr(item, "label", "")
         deck = context.get("deck")
         self._safe = (expect, getattr(deck, "safe_mm", 0)) if expect is not None else None
@@ -251,7 +264,7 @@ class Renderer:
             raise ValueError(f"'{path}' is outside the game folder")
         if file.suffix.lower() in DATA_SUFFIXES:
             raise ValueError(f"'{path}' is a content file, not art")
-        data = file.read_bytes()
+        data = reads.read_file(file)
         x, y, width, height = box_mm
         where = card.where.of(field) if hasattr(card, "where") else None
         if where is not None:
@@ -285,9 +298,10 @@ class Renderer:
         return Location(name, line or 0, 1 if line else 0)
 
     def icon(self, name: str, x_mm: float, y_mm: float, size_mm: float) -> Markup:
-        self.templates_used.add(ICONS_TEMPLATE)
-        if self._icon_macro is None:
-            self._icon_macro = self.env.get_template(ICONS_TEMPLATE).module.icon
+        # Asked for at every use, so the work drawing the icon notes the template's reads.
+        template = self.env.get_template(ICONS_TEMPLATE)
+        if template is not self._icon_template:
+            self._icon_template, self._icon_macro = template, template.module.icon
         return self._icon_macro(self.icons[name], x_mm, y_mm, size_mm)
 
     def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,

@@ -1,132 +1,170 @@
 """Sheet cache: one sheet's check (its faces drawn, its pages planned, its findings) in; the
-same result, kept from an earlier run with identical inputs, out.
+same result, kept from an earlier check that was handed the same values and read the same
+files, out.
 
 A designer checks after every save, and a save usually touches one file: the sheets drawn
-from the others need not be drawn again. What a sheet's check makes depends only on:
+from the others need not be drawn again. A kept part of a sheet is used again only when
+both of these hold:
 
-- the sheet itself: its spec and every item, each field with its file:line;
-- the manifest (`info`) and icons, the paper and the print options;
-- the templates it rendered and those they include, import or extend, as the renderer finds
-  them (every template file, if one is named by an expression); the entry keeps their
-  digests, compared when it is reused;
-- the game folder's art (any file that is not YAML or CSV, by name, size and time; art can
-  be large, and is only ever read whole);
-- pnp itself (its source, built-in templates and fonts), the installed distributions,
-  Python's version, the working folder (findings name files relative to it) and
+- its key is the same. The key is a SHA-256 over what the drawing is handed: the sheet (its
+  spec and every item, each field with its file:line), the renderer's values (`info`,
+  `icons`), the paper and the print options (the layout, built in or from the project's
+  layouts.yaml, and a printer profile), each pickled as plain values; and over pnp itself
+  (its files by name, size and time, as Python judges its compiled modules), the installed
+  distributions, Python's version, the font files text is measured with (by the answers
+  their reads gave), the working folder (findings name files relative to it) and
   SOURCE_DATE_EPOCH;
-- and, when a template it rendered (or one those include or import) reads `game`, every
-  content file of the game (its YAML and CSV, by their bytes), from which the whole model is
-  made. Whether it does is known once it has been drawn: the entry keeps that digest then,
-  and it is compared when the entry is reused.
+- every file its drawing read gives the same answer now (pnp.reads). Recorded while it was
+  drawn, these are the templates it rendered, included, imported or extended, and each
+  folder where a lookup found nothing (a template created since is found now); the art it
+  embedded; and, when one of those templates names `game` (through which a template can
+  reach the whole model), every file the game was loaded from.
 
-The key is a SHA-256 over all of them. A value it cannot digest exactly (an object of an
-unknown kind) leaves that sheet uncached rather than risk a stale answer. Entries live in the
-user's cache (pnp.usercache), one per project, game, paper, sheet and part, each replaced when
-its inputs change; the oldest are removed beyond MAX_ENTRIES. `pnp build --no-cache` neither
-reads nor writes them.
+Nothing is kept from a drawing whose record is mixed (a file that changed between two of
+its reads), nor when a value cannot be pickled exactly: that sheet is drawn every time
+rather than risk a stale answer. Entries live in the user's cache (pnp.usercache), one per
+project, game, paper, sheet and part, each replaced when its inputs change, and pruned with
+the rest of the cache. `pnp build --no-cache` neither reads nor writes them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pickle
 import sys
+from dataclasses import fields, is_dataclass
+from functools import cache
+from operator import attrgetter
 from pathlib import Path
 
 import jinja2
 
-from . import fonts, quick, usercache
-from .cache import Undigestible, digest_value
+from . import fonts, reads, usercache
 from .jinjacache import template_reads
 from .layout import PrintOptions
-from .render import DATA_SUFFIXES, Renderer
 
-FORMAT = 1
-MAX_ENTRIES = 400
-# A file's time comes from a coarser clock than time.time_ns(): a file changed just after a
-# check began may show a time a little before it.
-CLOCK_SLACK_NS = 50_000_000
+FORMAT = 2
 PNP_FOLDER = Path(__file__).parent
+# What pickling a value that cannot be written exactly raises.
+UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError, RecursionError)
 
 
-def _game_files(art, data, folder: Path) -> int:
-    """The game folder's files: content data by its bytes into `data`, everything else (art,
-    which can be large and is only read whole) by name, size, time and inode into `art`.
-    Returns the newest modification time among them."""
-    newest = 0
-    for root, folders, files in os.walk(folder):
-        folders.sort()
+def _made_at_run_time(*parts) -> None:
+    """Stands for a class made while pnp runs, in a key's pickle (which is never loaded)."""
+    raise TypeError("a key's pickle is never loaded")
+
+
+class _KeyPickler(pickle.Pickler):
+    """Pickles values for a key. A record type a game's manifest declares is made while pnp
+    runs, and pickle cannot name it: such a class is written as its name (what it does comes
+    from the manifest, which the key holds too), its instances as that and their fields."""
+
+    def __init__(self, file, protocol) -> None:
+        super().__init__(file, protocol)
+        self._how: dict[type, object] = {}
+
+    def reducer_override(self, obj):
+        if isinstance(obj, type):
+            if _importable(obj):
+                return NotImplemented
+            return _made_at_run_time, (obj.__module__, obj.__qualname__)
+        kind = type(obj)
+        how = self._how.get(kind)
+        if how is None:
+            how = NotImplemented
+            if is_dataclass(kind) and not _importable(kind):
+                names = tuple(field.name for field in fields(kind))
+                how = (f"{kind.__module__}.{kind.__qualname__}", names,
+                       attrgetter(*names) if names else (lambda _: ()))
+            self._how[kind] = how
+        if how is NotImplemented:
+            return how
+        name, names, values = how
+        return _made_at_run_time, (name, names, values(obj))
+
+
+def _importable(kind: type) -> bool:
+    found = sys.modules.get(kind.__module__)
+    for part in kind.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return found is kind
+
+
+def value_digest(value) -> str:
+    """A SHA-256 of `value`'s pickle; raises one of UNPICKLABLE for a value that cannot be
+    pickled exactly. (Pickling is C; walking the value in Python cost most of a key's time
+    on large decks.)"""
+    buffer = io.BytesIO()
+    _KeyPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(value)
+    return hashlib.sha256(buffer.getbuffer()).hexdigest()
+
+
+@cache
+def _installation() -> str:
+    """pnp itself (its files by name, size, time and inode, as Python judges its compiled
+    modules), the installed distributions and Python's version, once per process: the code a
+    process runs is the code it loaded."""
+    digest = hashlib.sha256(f"{sys.version}\0".encode())
+    digest.update(usercache.installed_distributions())
+    for root, folders, files in os.walk(PNP_FOLDER):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
         for name in sorted(files):
             path = os.path.join(root, name)
-            newest = max(newest, os.stat(path).st_mtime_ns)
-            shown = os.path.relpath(path, folder)
-            if name.lower().endswith(DATA_SUFFIXES):
-                quick._file(data, hashlib.sha256(), path, shown)
-            else:
-                quick._file(None, art, path, shown)
-    return newest
+            info = os.stat(path)
+            digest.update(f"{os.path.relpath(path, PNP_FOLDER)}\0{info.st_size} "
+                          f"{info.st_mtime_ns} {info.st_ino}\0".encode())
+    return digest.hexdigest()
 
 
 class SheetCache:
     """The kept checks of one game's sheets, for one project, paper and set of options."""
 
-    def __init__(self, root: Path, game, renderer: Renderer, paper: str, options,
-                 began: int) -> None:
-        """`began`: the time (time.time_ns) before the game was loaded; a file changed since
-        may or may not be in what this check draws, so nothing drawn then is kept."""
-        self.game = game
-        self.renderer = renderer
-        self.began = began - CLOCK_SLACK_NS
-        self.changed = False
-        self._templates: dict[str, tuple[str | None, str, int]] = {}
-        self._all: tuple[str, int] | None = None
-        self.place = f"{Path(root).resolve()}\0{game.folder.name}\0{paper}"
+    def __init__(self, root: Path, game_name: str, renderer, paper: str, options,
+                 loaded: reads.Record) -> None:
+        """`loaded`: the record of loading the game, whose reads a sheet depends on when its
+        templates name `game` (and which are what this check works from)."""
+        self.env = renderer.env
+        self.sources = renderer.env.loader.sources
+        self.loaded = loaded
+        self.answers = reads.Answers(loaded)
+        self.place = f"{Path(root).resolve()}\0{game_name}\0{paper}"
         self.folder = usercache.folder("sheets", "sheetcache.py")
-        common = hashlib.sha256(f"sheets {FORMAT} {sys.version}\0cwd {Path.cwd()}\0"
-                                f"SOURCE_DATE_EPOCH={os.environ.get('SOURCE_DATE_EPOCH', '')}\0"
-                                f"{paper}\0".encode())
-        common.update(quick._distributions())
-        data = hashlib.sha256(f"game {game.folder.name}\0".encode())
-        self.game_data = ""
+        self._sheets: dict[str, str | None] = {}
+        values = {name: value for name, value in sorted(renderer.env.globals.items())
+                  if name != "game" and not callable(value)}
         try:
-            # pnp's own files (code, templates, fonts) by name, size, time and inode, as
-            # Python judges its compiled modules; and the fonts wherever pnp finds them.
-            quick._files(None, common, str(PNP_FOLDER))
-            for face in sorted(fonts.FACES.values(), key=lambda face: face.role):
-                quick._file(None, common, str(fonts.font_dir() / face.file),
-                            f"{face.role} {face.file}")
-            self.changed = _game_files(common, data, Path(game.folder)) >= began
-            self.game_data = data.hexdigest()
-            options = options or PrintOptions()
-            for value in (options, options.sheet_layout(), game.info, game.icons):
-                digest_value(common, value)
-            self.common = common
-        except (Undigestible, OSError, KeyError):
+            # The layout as the drawing finds it: the options name a built-in one by name.
+            layout = (options or PrintOptions()).sheet_layout()
+            self.common = value_digest((
+                FORMAT, _installation(), str(Path.cwd()),
+                os.environ.get("SOURCE_DATE_EPOCH", ""), paper, options, layout, values,
+                fonts.measured()))
+        except (*UNPICKLABLE, KeyError):
             self.common = None
 
     def _slot(self, sheet, part: int) -> str:
         return f"{self.place}\0{sheet.name}\0{part}"
 
     def key(self, sheet, part: int, parts: int) -> str | None:
-        """The key of part `part` of a sheet drawn in `parts` parts, or None when it cannot
-        be told exactly."""
+        """The key of part `part` of a sheet drawn in `parts` parts, taken before anything is
+        drawn; None when it cannot be told exactly."""
         if self.common is None or self.folder is None:
             return None
-        digest = self.common.copy()
-        digest.update(f"sheet {sheet.name} part {part} of {parts}\0".encode())
-        try:
-            digest_value(digest, sheet)
-        except Undigestible:
+        if sheet.name not in self._sheets:
+            try:
+                self._sheets[sheet.name] = value_digest(sheet)
+            except UNPICKLABLE:
+                self._sheets[sheet.name] = None
+        digest = self._sheets[sheet.name]
+        if digest is None:
             return None
-        return digest.hexdigest()
-
-    def holds(self, sheet, part: int) -> bool:
-        """Whether an entry is kept for a sheet's part (its key decides if it is usable)."""
-        return self.folder is not None and usercache.holds(self.folder, self._slot(sheet, part))
+        return hashlib.sha256(f"{self.common}\0{digest}\0{part} of {parts}".encode()).hexdigest()
 
     def recall(self, sheet, part: int, key: str):
-        """The kept result of a sheet's part with this key, or None."""
+        """The kept result of a sheet's part with this key whose every read gives the same
+        answer now, or None."""
         data = usercache.read(self.folder, self._slot(sheet, part))
         if data is None:
             return None
@@ -134,107 +172,35 @@ class SheetCache:
             entry = pickle.loads(data)
             if entry["format"] != FORMAT or entry["key"] != key:
                 return None
-            if entry["game"] is not None and entry["game"] != self.game_data:
-                return None
-            if entry["templates"] != self._sources(entry["templates"]):
-                return None
-            return entry["work"]
+            return entry["work"] if self.answers.same(entry["reads"]) else None
         except Exception:  # noqa: BLE001 - an unreadable entry only costs the drawing
             return None
 
-    def keep(self, sheet, part: int, key: str, work, templates: set[str]) -> None:
-        """Keep a sheet part's result, with the templates it read (those it rendered and
-        those they include, import or extend) and, if any reads `game`, the game's data.
-        Nothing is kept if one of those templates changed since the check began: the
-        drawing may be of either version."""
+    def keep(self, sheet, part: int, key: str, work, record: reads.Record) -> None:
+        """Keep a sheet part's result with what its drawing read (`record`) and, if one of
+        the templates it read names `game`, what loading the game read."""
+        if self._names_game(record):
+            record.update(self.loaded)
+        if record.mixed:
+            return
         try:
-            names, reads_game = self._closure(templates, "game")
-            newest = self._every_template()[1] if names is None else \
-                max((self._template(name)[2] for name in names), default=0)
-            if self.changed or newest >= self.began:
-                return
-            entry = {"format": FORMAT, "key": key, "work": work,
-                     "templates": self._sources(names),
-                     "game": self.game_data if reads_game else None}
-            data = pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError):
+            data = pickle.dumps({"format": FORMAT, "key": key, "reads": record.reads,
+                                 "work": work}, pickle.HIGHEST_PROTOCOL)
+        except UNPICKLABLE:
             return
         usercache.write(self.folder, self._slot(sheet, part), data)
 
-    def _template(self, name: str) -> tuple[str | None, str, int]:
-        """A template's source as the renderer finds it (None: it cannot), its digest and
-        its file's modification time; read once per check."""
-        if name not in self._templates:
-            env = self.renderer.env
-            try:  # the plain loader: the file's own path, no shown name to work out
-                source, path, _ = jinja2.FileSystemLoader.get_source(env.loader, env, name)
-                self._templates[name] = (
-                    source, hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(),
-                    os.stat(path).st_mtime_ns)
-            except (jinja2.TemplateNotFound, OSError, UnicodeDecodeError):
-                self._templates[name] = (None, "absent", 0)
-        return self._templates[name]
-
-    def _sources(self, names) -> dict[str, str] | str:
-        """Each named template's source digest as the renderer finds it now; for None (a
-        template named by an expression, which could be any), a digest of every file in the
-        renderer's template folders."""
-        if names is None or isinstance(names, str):
-            return self._every_template()[0]
-        return {name: self._template(name)[1] for name in names}
-
-    def _every_template(self) -> tuple[str, int]:
-        """A digest of every file in the renderer's template folders, and the newest
-        modification time among them; read once per check."""
-        if self._all is None:
-            digest, newest = hashlib.sha256(), 0
-            for folder in self.renderer.env.loader.searchpath:
-                quick._files(digest, hashlib.sha256(), folder)
-                for root, _, files in os.walk(folder):
-                    for name in files:
-                        newest = max(newest, os.stat(os.path.join(root, name)).st_mtime_ns)
-            self._all = (digest.hexdigest(), newest)
-        return self._all
-
-    def _closure(self, names: set[str], variable: str) -> tuple[list[str] | None, bool]:
-        """These templates and every template they include, import or extend, and whether
-        any of them reads `variable`; None for the templates when one is named by an
-        expression (it could be any), which also counts as reading `variable`."""
-        seen: set[str] = set()
-        waiting = list(names)
-        reads = False
-        while waiting:
-            name = waiting.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            source = self._template(name)[0]
+    def _names_game(self, record: reads.Record) -> bool:
+        for answer in record.reads.values():
+            source = self.sources.get(answer)
             if source is None:
-                continue  # nothing was drawn from it (the render reported it)
+                continue  # not a template (or one that could not be read)
             try:
-                read, referenced = template_reads(self.renderer.env, source)
+                if "game" in template_reads(self.env, source)[0]:
+                    return True
             except jinja2.TemplateSyntaxError:
-                continue  # nothing was drawn from it either
-            if None in referenced:
-                return None, True
-            reads = reads or variable in read
-            waiting.extend(referenced)
-        return sorted(seen), reads
-
-    def prune(self) -> None:
-        """Remove the oldest entries beyond MAX_ENTRIES (a project's copy that is gone,
-        another paper, old test folders)."""
-        if self.folder is None:
-            return
-        try:
-            entries = list(os.scandir(self.folder))
-            if len(entries) <= MAX_ENTRIES:
-                return
-            entries.sort(key=lambda entry: entry.stat().st_mtime_ns)
-            for entry in entries[:len(entries) - MAX_ENTRIES * 3 // 4]:
-                os.unlink(entry.path)
-        except OSError:
-            pass
+                continue  # nothing was drawn from it (the render reported it)
+        return False
 
 
-__all__ = ["SheetCache", "Undigestible", "digest_value"]
+__all__ = ["SheetCache", "value_digest"]

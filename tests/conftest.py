@@ -5,13 +5,21 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from pnp.cli import main
-from pnp.units import pt_to_mm
+# pnp's user cache, from the first import on (collecting a test module may already draw, or
+# load cairo): a folder of this test process's own, removed when it ends, so no test writes
+# into the cache of the person running the tests. Each test then gets one of its own
+# (`user_cache`).
+SESSION_CACHE = tempfile.mkdtemp(prefix="pnp-test-cache-")
+os.environ["PNP_CACHE_DIR"] = SESSION_CACHE
+
+from pnp.cli import main  # noqa: E402 - after the cache is chosen
+from pnp.units import pt_to_mm  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 # Builds run in-process here unless a test asks for workers (-j 2): forking the test runner for
@@ -32,19 +40,36 @@ class Result:
         return [line for line in self.err.splitlines() if line.strip()]
 
 
+def pytest_unconfigure(config):
+    shutil.rmtree(SESSION_CACHE, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
-def browser():
+def browser(tmp_path_factory):
     if CHROMIUM is None and not os.environ.get("CI"):
         pytest.skip("chromium is not installed (CI installs it; see .ci/run)")
     assert CHROMIUM, "CI must have chromium: .ci/run installs it"
     from playwright.sync_api import sync_playwright
 
+    # Chromium keeps settings and crash reports in the home folder: give it one of its own.
+    home = tmp_path_factory.mktemp("chromium-home")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
+            "--disable-component-update", "--disable-sync", "--no-first-run"],
+            env={**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+                 "XDG_CACHE_HOME": str(home / ".cache")})
         yield launched
         launched.close()
+
+
+@pytest.fixture(autouse=True)
+def user_cache(tmp_path_factory, monkeypatch) -> Path:
+    """pnp's user cache for this test alone: what a test finds kept there was kept by the
+    test itself, never by an earlier test or run."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    return folder
 
 
 @pytest.fixture(autouse=True)

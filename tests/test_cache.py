@@ -257,3 +257,40 @@ def test_the_key_covers_every_field_of_a_plan():
             key(placement={"scale": 0.5}), key(placements=())]
     assert len(set(keys)) == len(keys)
     assert key() == key()
+
+
+HOME_LAYOUT = """\
+home:
+  description: home, with a 2 mm gap
+  gap_mm: 2
+  min_margin_mm: 7
+  marks: {style: ticks, length_mm: 5, offset_mm: 1.5, width_pt: 0.3}
+  duplex: long-edge
+  backs: after-fronts
+"""
+
+
+def test_a_project_layouts_edit_between_builds_prints_what_no_cache_prints(project, capsys,
+                                                                             monkeypatch):
+    """The console command, start to end: an edit of the project's layouts.yaml is an input
+    of the next build, whose PDF is then byte for byte the one `--no-cache` writes; a layout
+    the pieces no longer fit fails both alike."""
+    from pnp.entry import run as console
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    layouts = project / "layouts.yaml"
+    layouts.write_text(HOME_LAYOUT, encoding="utf-8")
+    build = ["build", "--game", "downturn", "--sheets", "events", "-j", "1"]
+    pdf = project / "output/downturn/events-letter.pdf"
+    assert console(build) == 0
+    before = _digest(pdf)
+    _edit(layouts, "gap_mm: 2", "gap_mm: 5")
+    assert console(build) == 0
+    assert console([*build, "--no-cache", "--out", "fresh"]) == 0
+    assert _digest(pdf) == _digest(project / "fresh/downturn/events-letter.pdf") != before
+    _edit(layouts, "min_margin_mm: 7", "min_margin_mm: 80")
+    capsys.readouterr()
+    assert console(build) == 1
+    cached = capsys.readouterr().err
+    assert console([*build, "--no-cache"]) == 1
+    assert "layout-too-large" in cached and cached == capsys.readouterr().err

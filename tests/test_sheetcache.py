@@ -1,28 +1,28 @@
-"""The sheet cache: a check draws again only the sheets whose inputs changed, and what it
-hands on is what a check drawing everything hands on (pnp.sheetcache)."""
+"""The sheet cache: a check draws again only the sheets that read something that changed,
+and what it hands on is what a check drawing everything hands on (pnp.sheetcache)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-import os
+import pickle
 import shutil
-import time
+from pathlib import Path
 
 import pytest
 
 import pnp.fonts
 import pnp.pipeline
+from conftest import REPO
 from pnp.pipeline import Project, check_game
+from pnp.sheetcache import UNPICKLABLE, value_digest
 
 EVENT_TEXT = 'effect: "Stability +1."'
 
 
 @pytest.fixture
-def drawn(project, monkeypatch, tmp_path_factory):
-    """The names of the sheets the next checks draw (not taken from the cache), in a user
-    cache of this test's own."""
-    folder = tmp_path_factory.mktemp("user-cache")
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+def drawn(project, monkeypatch, user_cache):
+    """The names of the sheets the next checks draw (not taken from the cache)."""
     names: list[str] = []
     real = pnp.pipeline._draw
 
@@ -32,12 +32,12 @@ def drawn(project, monkeypatch, tmp_path_factory):
 
     monkeypatch.setattr(pnp.pipeline, "_draw", draw)
 
-    def check(**options) -> set[str]:
+    def check(game: str = "downturn", root: Path = project, **options) -> set[str]:
         names.clear()
-        check_game(Project(project), "downturn", jobs=1, **options)
+        check_game(Project(root), game, jobs=1, **options)
         return set(names)
 
-    check.entries = lambda: [p for kept in folder.glob("sheets-*") for p in kept.iterdir()]
+    check.entries = lambda: [p for kept in user_cache.glob("sheets-*") for p in kept.iterdir()]
     return check
 
 
@@ -56,18 +56,15 @@ def edit(path, old: str, new: str) -> None:
 
 
 def write(path, text: str) -> None:
-    """Saved a moment ago: a file changed as a check begins is not kept from (see the last
-    test), so these edits are dated a few seconds back."""
     path.write_text(text, encoding="utf-8")
-    earlier = time.time_ns() - 5 * 10**9
-    os.utime(path, ns=(earlier, earlier))
 
 
 def shadow(folder, name: str) -> None:
     """A copy of one of pnp's templates in `folder`, edited."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copy(pnp.pipeline.BUILTIN_TEMPLATES / name, folder / name)
-    edit(folder / name, "</svg>", "<!-- edited --></svg>")
+    with (folder / name).open("a", encoding="utf-8") as handle:
+        handle.write("{# edited #}\n")
 
 
 ALL = {"events", "banks", "shares", "markers", "cubes", "aids", "board"}
@@ -106,9 +103,13 @@ def test_what_a_cached_check_hands_on_is_what_a_full_check_does(project, drawn):
     # Data only the board reads, through `game`.
     (lambda root: edit(root / "content/downturn/regions.yaml", "max: 8}", "max: 9}"),
      {"board"}),
-    # Art in the game folder (any file but YAML and CSV).
-    (lambda root: (root / "content/downturn/art.png").write_bytes(b"\x89PNG new art"), ALL),
-], ids=["template", "shadowed-template", "manifest", "data-read-through-game", "art"])
+    # The icons' macros, shadowed: the sheets that draw an icon, in their text or their own.
+    (lambda root: shadow(root / "templates/common", "icons.svg.j2"),
+     {"events", "aids", "board"}),
+    # A file nothing reads.
+    (lambda root: (root / "content/downturn/art.png").write_bytes(b"\x89PNG new art"), set()),
+], ids=["template", "shadowed-template", "manifest", "data-read-through-game", "icons",
+        "unread-file"])
 def test_each_input_draws_its_sheets_again(project, drawn, change, redrawn):
     drawn()
     change(project)
@@ -127,15 +128,39 @@ def test_paper_layout_and_working_folder_are_inputs(project, drawn, monkeypatch)
     assert drawn() == ALL
 
 
-def test_a_font_change_draws_every_sheet_again(project, drawn, monkeypatch, tmp_path):
+@pytest.fixture
+def own_fonts(monkeypatch, tmp_path):
+    """A copy of the bundled fonts, which text is measured with from now on."""
     fonts = tmp_path / "fonts"
     shutil.copytree(pnp.fonts.font_dir(), fonts)
     monkeypatch.setattr(pnp.fonts, "font_dir", lambda: fonts)
-    drawn()
-    assert drawn() == set()
-    with (fonts / pnp.fonts.FACES["body"].file).open("ab") as handle:
-        handle.write(b"\0\0\0\0")
+    pnp.fonts.metrics.cache_clear()
+    yield fonts
+    monkeypatch.undo()
+    pnp.fonts.metrics.cache_clear()
+
+
+def test_a_font_change_draws_every_sheet_again(project, drawn, own_fonts):
     assert drawn() == ALL
+    assert drawn() == set()
+    with (own_fonts / pnp.fonts.FACES["body"].file).open("ab") as handle:
+        handle.write(b"\0\0\0\0")
+    assert drawn() == set()  # this process measures with the bytes it read
+    pnp.fonts.metrics.cache_clear()  # as a new process: it reads the fonts again
+    assert drawn() == ALL
+
+
+def test_art_a_card_embeds_draws_its_sheet_again(tmp_path, monkeypatch, drawn):
+    """The player aid embeds coin.svg; the cards' template names `game`, so they depend on
+    every file the game was loaded from, the art checked as it loads among them."""
+    root = tmp_path / "debtors"
+    shutil.copytree(REPO / "tests/data/games/debtors", root)
+    monkeypatch.chdir(root)
+    every = drawn("debtors", root)
+    assert {"aid", "cards", "tokens"} <= every and drawn("debtors", root) == set()
+    art = root / "content/debtors/coin.svg"
+    write(art, art.read_text(encoding="utf-8").replace("</svg>", "<!-- new --></svg>"))
+    assert drawn("debtors", root) == {"aid", "cards"}
 
 
 def test_game_read_through_an_imported_macro_counts(project, drawn):
@@ -175,26 +200,88 @@ def test_build_no_cache_keeps_nothing_and_draws_the_same_bytes(project, drawn, r
             hashlib.sha256((project / "fresh" / pdf).read_bytes()).digest(), pdf
 
 
-def test_nothing_is_kept_from_files_changed_while_checking(project, drawn):
-    """A file whose time is after the check began may or may not be in what it drew."""
+def test_nothing_is_kept_from_a_file_changed_between_two_reads(project, drawn, monkeypatch):
+    """The events' front template, found when the sheets are listed, is edited before it is
+    drawn: the drawing read two versions of it, so nothing is kept from it."""
     template = project / "templates/downturn/event-front.svg.j2"
-    later = time.time_ns() + 10 * 10**9
-    os.utime(template, ns=(later, later))
-    assert drawn() == ALL
+    real = pnp.pipeline._draw  # the fixture's counting one
+
+    def edited_first(sheet, *args):
+        if sheet.name == "events":
+            edit(template, "</svg>", "<!-- edited meanwhile --></svg>")
+        return real(sheet, *args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(pnp.pipeline, "_draw", edited_first)
+        assert drawn() == ALL
+    assert len(drawn.entries()) == len(ALL) - 1
     assert drawn() == {"events"}
-    for entry in drawn.entries():
-        entry.unlink()
-    os.utime(project / "content/downturn/regions.yaml", ns=(later, later))
-    assert drawn() == ALL
-    assert drawn.entries() == []  # any content file: the model may be of either version
+    assert drawn() == set()
 
 
-def test_a_template_named_by_an_expression_could_be_any(project, drawn):
-    """An include whose name is worked out when drawing: any template edit draws it again."""
+def test_a_template_named_by_an_expression_is_read_as_any_other(project, drawn):
+    """An include whose name is worked out when drawing: the template it found is what the
+    sheet read, and only an edit of that one draws it again."""
     templates = project / "templates/downturn"
     write(templates / "note.svg.j2", "<!-- note -->")
     edit(templates / "cube-front.svg.j2", "</svg>",
          '{% include "no" ~ "te.svg.j2" %}</svg>')
     drawn()
     edit(templates / "bank-front.svg.j2", "</svg>", "<!-- edited --></svg>")
-    assert drawn() == {"banks", "cubes"}
+    assert drawn() == {"banks"}
+    write(templates / "note.svg.j2", "<!-- another note -->")
+    assert drawn() == {"cubes"}
+
+
+def test_a_template_created_after_a_check_that_missed_it_is_drawn(project, run,
+                                                                    monkeypatch, tmp_path):
+    """A check that looked a template up and found nothing depends on it being absent: once
+    it is created (here with a mistake in it), the next check draws with it and reports the
+    mistake, and a build fails on it exactly as one with --no-cache does."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "user-cache"))
+    game = project / "content/downturn/game.yaml"
+    edit(game, "front: event-front.svg.j2", "front: event-new.svg.j2")
+    missing = run("check", "--game", "downturn")
+    assert missing.code == 1 and "template-missing" in missing.err, missing.err
+    created = project / "templates/downturn/event-new.svg.j2"
+    created.write_text((project / "templates/downturn/event-front.svg.j2").read_text(
+        encoding="utf-8").replace("</svg>", "{{ card.no_such_field }}</svg>"), encoding="utf-8")
+    again = run("check", "--game", "downturn")
+    assert again.code == 1 and "no_such_field" in again.err, again.err
+    built = run("build", "--game", "downturn", "--sheets", "events")
+    fresh = run("build", "--game", "downturn", "--sheets", "events", "--no-cache")
+    assert "internal error" not in built.err
+    assert (built.code, built.lines) == (fresh.code, fresh.lines)
+
+
+def test_a_sheet_whose_values_cannot_be_pickled_is_drawn_every_time(project, drawn,
+                                                                      monkeypatch):
+    import pnp.sheetcache
+
+    real = pnp.sheetcache.value_digest
+
+    def digest(value):
+        if getattr(value, "name", None) == "markers":
+            raise pickle.PicklingError("a value pickle cannot write")
+        return real(value)
+
+    monkeypatch.setattr(pnp.sheetcache, "value_digest", digest)
+    assert drawn() == ALL
+    assert drawn() == {"markers"}
+    assert len(drawn.entries()) == len(ALL) - 1
+
+
+def test_a_key_is_a_pickle_of_plain_values_record_types_included():
+    from pnp.manifest import record_type
+
+    def card_type():
+        return record_type("Card", [("title", str, dataclasses.field(default=None))], {})
+
+    card = card_type()
+    assert value_digest(card(title="A")) == value_digest(card(title="A"))
+    assert value_digest(card(title="A")) != value_digest(card(title="B"))
+    # Made again by another check: the same name, the same fields, the same key.
+    assert value_digest([card(title="A")]) == value_digest([card_type()(title="A")])
+    assert value_digest(card) == value_digest(card_type())
+    with pytest.raises(UNPICKLABLE):
+        value_digest({"a": lambda: 0})

@@ -1,0 +1,179 @@
+"""Reads: a project file's path in; its bytes out, and what was found there noted in every
+record open at the time.
+
+A check reads the project's files through this module: content YAML and CSV (and with them
+a project's layouts.yaml and printer profiles), templates (through the renderer's loader,
+one read for each folder it looks in, so a lookup that found nothing is noted as well),
+art, and the bundled fonts. A `Record` is what one piece of work read: for each path, what
+was there, an answer such as "absent", "folder" or the length and SHA-256 of the bytes. A
+result made by that work is true again for as long as every read in its record gives the
+same answer (`Answers.same`): that, not a list of inputs kept by hand, is what the sheet
+cache (pnp.sheetcache) keys on.
+
+A path read twice with two different answers within one record (a file saved while it was
+being checked) makes the record `mixed`: its work may be of either version, and is not
+kept. A reader that keeps what it read in memory (a template Jinja keeps compiled) notes
+its reads again each time it uses them (`note`), so the record of the work that uses them
+has them too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+ABSENT = "absent"
+FOLDER = "folder"
+NOT_A_FILE = "not a file"  # a device, a pipe, a socket
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+class NotAFile(OSError):
+    """A path that is there but is not an ordinary file: a folder, a device, a pipe."""
+
+    def __init__(self, path: str, folder: bool):
+        super().__init__(f"{path}: not an ordinary file")
+        self.folder = folder
+
+
+class Record:
+    """What one piece of work read: path -> answer."""
+
+    def __init__(self) -> None:
+        self.reads: dict[str, str] = {}
+        self.mixed = False
+
+    def add(self, path: str, answer: str) -> None:
+        if self.reads.setdefault(path, answer) != answer:
+            self.mixed = True
+
+    def update(self, other: "Record") -> None:
+        for path, answer in other.reads.items():
+            self.add(path, answer)
+        self.mixed = self.mixed or other.mixed
+
+
+_OPEN: list[Record] = []  # the records open now, innermost last
+
+
+@contextmanager
+def recording() -> Iterator[Record]:
+    """A record of every read made until the block ends (nested records see them too)."""
+    record = Record()
+    _OPEN.append(record)
+    try:
+        yield record
+    finally:
+        _OPEN.remove(record)
+
+
+def note(path: str, answer: str) -> None:
+    """A read made earlier, used again now: into every open record."""
+    for record in _OPEN:
+        record.add(path, answer)
+
+
+def digest(data: bytes) -> str:
+    """The answer for a file that held `data`."""
+    return f"{len(data)} {hashlib.sha256(data).hexdigest()}"
+
+
+def _read(path: str, limit: int | None) -> bytes:
+    # Opened without waiting (a pipe with no writer), then asked what it is: what was read
+    # is what was looked at, even if the file is replaced meanwhile.
+    fd = os.open(path, _FLAGS)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotAFile(path, stat.S_ISDIR(mode))
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        return handle.read() if limit is None else handle.read(limit)
+
+
+def _failure(path: str, exc: OSError) -> str:
+    if isinstance(exc, NotAFile):
+        return FOLDER if exc.folder else NOT_A_FILE
+    if isinstance(exc, PermissionError) and os.path.isdir(path):
+        return FOLDER  # Windows will not open a folder as a file
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        return ABSENT
+    return f"unreadable {exc.errno}"
+
+
+def look(path: str | Path, limit: int | None = None
+         ) -> tuple[bytes | None, str, OSError | None]:
+    """Read the file at `path` (at most `limit` bytes), noting the answer in every open
+    record: its bytes (None if it could not be read), the answer, and why it could not."""
+    path = os.fspath(path)
+    try:
+        data = _read(path, limit)
+    except OSError as exc:
+        answer = _failure(path, exc)
+        note(path, answer)
+        return None, answer, exc
+    answer = digest(data)
+    note(path, answer)
+    return data, answer, None
+
+
+def read_file(path: str | Path, limit: int | None = None) -> bytes:
+    """The bytes of the ordinary file at `path` (at most `limit`), noted in every open
+    record; OSError as open() raises it (NotAFile for a folder, a device or a pipe)."""
+    data, _, error = look(path, limit)
+    if error is not None:
+        raise error
+    return data
+
+
+def exists(path: str | Path) -> bool:
+    """Whether anything is at `path`; a path with nothing there is noted as absent (one that
+    is there is read next, and noted then)."""
+    if os.path.exists(path):
+        return True
+    note(os.fspath(path), ABSENT)
+    return False
+
+
+def _limit(recorded: str) -> int:
+    """How far to read to tell a file from a `recorded` answer: one byte past its length
+    shows a file that grew; for an answer that is not a length, whether a file is there."""
+    size = recorded.split(" ", 1)[0]
+    return int(size) + 1 if size.isdigit() else 0
+
+
+def answer(path: str, recorded: str) -> str:
+    """What a read of `path` finds now, read as far as needed to tell it from `recorded`."""
+    try:
+        return digest(_read(path, _limit(recorded)))
+    except OSError as exc:
+        return _failure(path, exc)
+
+
+class Answers:
+    """What reads find now, each path read once however many records ask about it. A path
+    this run has read itself (`known`) has the answer the run is working from."""
+
+    def __init__(self, known: Record | None = None) -> None:
+        self.known = dict(known.reads) if known else {}
+        self.found: dict[tuple[str, int], str] = {}
+
+    def same(self, reads: dict[str, str]) -> bool:
+        """Whether every read gives the answer it gave then."""
+        for path, recorded in reads.items():
+            found = self.known.get(path)
+            if found is None:
+                key = (path, _limit(recorded))
+                found = self.found.get(key)
+                if found is None:
+                    found = self.found[key] = answer(path, recorded)
+            if found != recorded:
+                return False
+        return True
