@@ -204,11 +204,11 @@ def plain_loop(project: Path) -> None:
     import cairocffi as cairo
     import jinja2
 
-    import pnp.pdf
+    import pnp.pdf.draw
     from pnp.fonts import use_bundled_fonts
-    from pnp.pdf import draw_svg
+    from pnp.pdf.draw import draw_svg
 
-    pnp.pdf.draw_text = lambda surface, node: False  # cairosvg's own text code, glyph by glyph
+    pnp.pdf.draw.draw_text = lambda surface, node: False  # cairosvg's own text code, glyph by glyph
     use_bundled_fonts()
     deck = cards(project)
     front = jinja2.Environment(autoescape=True).from_string(PLAIN_FRONT)

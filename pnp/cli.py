@@ -18,18 +18,17 @@ from . import __version__
 from .errors import OutsideError, UsageError, outside_error
 from .findings import Findings, cap_words, display_path
 from .fonts import require_fonts
-from .layout import PROJECT_LAYOUTS, builtin_layouts, load_layouts
+from .layout.impose import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from .output import HeldWrites, commit_count, remove_stale_staging, staged_output
-from .plans import DocumentInfo
-from .printers import (CALIBRATION_REACH_MM, PrinterProfile, calibration_plans, save_profile,
-                       scale_from_readings)
-from .printshop import SHOPS, shop_pngs
+from .layout.plans import DocumentInfo
+from .layout.printers import (CALIBRATION_REACH_MM, PrinterProfile, calibration_plans,
+                              save_profile, scale_from_readings)
+from .export.printshop import SHOPS, shop_pngs
 from .sheets import Deck
 from .workers import Drawing, default_jobs
-from .pipeline import (Project, build_game, check_game, check_project, select_sheets,
-                       unknown_game)
+from .pipeline import Project, build_game, check_game, check_project, select_sheets, unknown_game
 from .progress import Progress
-from .schema import suggest
+from .load.schema import suggest
 from .units import PAPERS
 
 # The history, diff, proof, reprint, export and drawing modules are imported by the commands
@@ -337,7 +336,7 @@ def cmd_build(args) -> int:
 
 def _build(project: Project, args, names: list[str], findings: Findings,
            wanted: list[str] | None, drawing: Drawing) -> int:
-    from .proof import record_faces
+    from .export.proof import record_faces
 
     checked_games, found = _check_project(project, names, args, remember=args.cache)
     findings.extend(found)
@@ -369,7 +368,7 @@ def _build(project: Project, args, names: list[str], findings: Findings,
         records = HeldWrites(staging)
 
         def record_game(checked) -> None:
-            from .history import git_head, record_build  # loaded while the workers draw
+            from .history.record import git_head, record_build  # loaded while the workers draw
 
             record_faces(checked, out_dir, records)
             if record:
@@ -402,7 +401,7 @@ def _build(project: Project, args, names: list[str], findings: Findings,
 def _reprint_baselines(project: Project, plan, out_dir: Path, args) -> dict:
     """What each game's reprint compares with; a game with nothing to compare with is told
     so in one line and is built in full without a reprint."""
-    from .history import NoBaseline, baseline
+    from .history.record import NoBaseline, baseline
 
     found = {}
     for checked, _ in plan:
@@ -417,9 +416,9 @@ def _reprint_baselines(project: Project, plan, out_dir: Path, args) -> dict:
 def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -> list[Path]:
     if not baselines:  # no reprint asked for (nor its modules loaded)
         return []
-    from .diff import compare, summary
-    from .history import snapshot_of
-    from .reprint import write_reprint
+    from .history.diff import compare, summary
+    from .history.record import snapshot_of
+    from .history.reprint import write_reprint
 
     written = []
     for checked, _ in plan:
@@ -440,9 +439,9 @@ def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -
 
 
 def cmd_diff(args) -> int:
-    from .diff import compare, summary, write_visual_diff
-    from .history import NoBaseline, baseline, snapshot_of
-    from .proof import PROOF_DIR
+    from .history.diff import compare, summary, write_visual_diff
+    from .history.record import NoBaseline, baseline, snapshot_of
+    from .export.proof import PROOF_DIR
 
     project = Project(args.root)
     names, findings = _games(project, args)
@@ -478,7 +477,7 @@ def cmd_diff(args) -> int:
 
 
 def cmd_proof(args) -> int:
-    from .proof import PROOF_DIR, gallery_cards, write_proof
+    from .export.proof import PROOF_DIR, gallery_cards, write_proof
 
     project = Project(args.root)
     names, findings = _games(project, args)
@@ -558,7 +557,7 @@ def cmd_layouts(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from .pdf import render_pdf
+    from .pdf.draw import render_pdf
 
     project = Project(args.root)
     if args.save:
@@ -592,7 +591,7 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .tts import export_deck
+    from .export.tts import export_deck
 
     project = Project(args.root)
     names, findings = _games(project, args)
@@ -635,20 +634,20 @@ def cmd_export(args) -> int:
 
 
 def cmd_cache(args) -> int:
-    from . import usercache
+    from .cache import store
 
-    home = usercache.cache_home()
+    home = store.cache_home()
     if args.action == "clear":
-        freed = usercache.clear(home)
+        freed = store.clear(home)
         print(f"pnp cache: removed {home} ({_mib(freed)})", file=sys.stderr)
         return EXIT_OK
     print(home)
-    kinds = usercache.usage(home)
+    kinds = store.usage(home)
     for used in kinds:
         print(f"  {used.kind:<14} {_mib(used.bytes):>10} {used.files:>6} files")
     total = sum(used.bytes for used in kinds)
     print(f"pnp cache: {_mib(total)} in {sum(used.files for used in kinds)} files, capped "
-          f"at {_mib(usercache.STORE_MAX_BYTES)}; 'pnp cache clear' removes it",
+          f"at {_mib(store.STORE_MAX_BYTES)}; 'pnp cache clear' removes it",
           file=sys.stderr)
     return EXIT_OK
 
@@ -658,7 +657,7 @@ def _mib(size: int) -> str:
 
 
 def cmd_watch(args) -> int:
-    from .watch import watch_project
+    from .watch.serve import watch_project
 
     proof_args = argparse.Namespace(**vars(args), card=None, png=False, changed=False,
                                     dpi=150)
@@ -668,7 +667,7 @@ def cmd_watch(args) -> int:
         raise UsageError("--port is for --proof: it serves the proof gallery")
     live, announce = None, []
     if args.proof:
-        from .proof import PROOF_DIR
+        from .export.proof import PROOF_DIR
 
         live = _live_server(args.out or project.root / "output", args.port)
         announce = [f"pnp watch: proof gallery at {live.url(f'{name}/{PROOF_DIR}/index.html')}"
@@ -696,7 +695,7 @@ def cmd_watch(args) -> int:
 
 
 def _live_server(out_dir: Path, port: int | None):
-    from .liveserver import LiveServer
+    from .watch.liveserver import LiveServer
 
     try:
         return LiveServer(out_dir, port or 0)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from . import reads, usercache
+from . import reads
+from .cache import store
 from .errors import OutsideError
 
 
@@ -40,6 +41,12 @@ FACES = {
         FontFace("title", "NotoSerif-Bold.ttf", "Noto Serif", "bold"),
     )
 }
+
+
+def font_files() -> list[tuple[str, Path]]:
+    """Each bundled font's name (role, family, weight, file) and path, by role."""
+    return [(f"{face.role} {face.family} {face.weight} {face.file}", font_dir() / face.file)
+            for face in sorted(FACES.values(), key=lambda face: face.role)]
 
 
 def font_dir() -> Path:
@@ -90,14 +97,14 @@ def metrics(role: str) -> Metrics:
     if error is not None:
         raise _font_error(path, f"cannot be read ({error.strerror or error})") from error
     _MEASURED[role] = (str(path), answer)
-    where = usercache.folder("font-metrics", "fonts.py")
+    where = store.folder("font-metrics", "fonts.py")
     key = hashlib.sha256(data).hexdigest()
     try:
-        kept = marshal.loads(usercache.read(where, key) or b"N")
+        kept = marshal.loads(store.read(where, key) or b"N")
         ascent, descent, widths, default, drawable = kept
     except (ValueError, EOFError, TypeError):
         ascent, descent, widths, default, drawable = kept = _read_metrics(path)
-        usercache.write(where, key, marshal.dumps(kept))
+        store.write(where, key, marshal.dumps(kept))
     return Metrics(face, ascent, descent, widths, default, frozenset(drawable))
 
 

@@ -16,22 +16,23 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from . import reads, usercache
-from .declarative import RULES_FILE, run_declared_rules
+from . import reads
+from .cache import store
+from .rules.declarative import RULES_FILE, run_declared_rules
 from .errors import UsageError
 from .findings import Findings, Location, display_path
-from .fonts import metrics
-from .layout import PROJECT_LAYOUTS, PrintOptions, load_layouts
-from .model import GAME_FILE, Game, load_game
-from .cache import BuildCache, output_key
+from .fonts import font_files, measured, metrics
+from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
+from .load.model import GAME_FILE, Game, load_game
+from .cache.pdfs import BuildCache, output_key
 from .output import Staging
 from .workers import Drawing, Job, Progress, default_jobs, run_tasks
-from .plugins import available, load_plugin
-from .printers import PRINTERS_DIR, load_profile
-from .render import Renderer
-from .rules import run_rules
-from .schema import suggest
-from .sheetcache import SheetCache
+from .rules.plugins import available, load_plugin
+from .layout.printers import PRINTERS_DIR, load_profile
+from .render.renderer import Renderer
+from .rules.registry import run_rules
+from .load.schema import suggest
+from .cache.sheets import SheetCache
 from .sheets import Output, Sheet, make_sheets
 
 DEFAULT_PAPER = "letter"
@@ -131,7 +132,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     """Load, validate and model one game, run its rules, and draw everything a build on
     `paper` would draw, sharing the sheets between `jobs` processes (default: one per CPU;
     the result is the same). With `remember`, a sheet whose inputs are those of an earlier
-    check is not drawn again: its result is the one kept then (pnp.sheetcache)."""
+    check is not drawn again: its result is the one kept then (pnp.cache.sheets)."""
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
@@ -142,7 +143,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": game.info}, art_folder=folder)
-    kept = SheetCache(project.root, name, renderer, paper, options, loaded) \
+    options = options or PrintOptions()
+    kept = SheetCache(project.root, name, renderer, paper, options, loaded, measured()) \
         if remember else None
     checked.by_name = make_sheets(game)
     sheets = checked.sheets
@@ -172,7 +174,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
                                                       jobs or default_jobs())):
         done[number] = result
-    usercache.prune()
+    store.prune()
     findings.extend(done[0].rules)
     for sheet in sheets:
         mine = [result for owner, result in zip(owners, done) if owner is sheet]
@@ -308,7 +310,7 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
                 print(f"pnp build: {output.file_name}: note: {notice}", file=sys.stderr)
             key = None  # a PDF the record does not list is drawn; its key can wait
             if record and record.lists(output.file_name):
-                key = output_key(output.plans, output.document)
+                key = output_key(output.plans, output.document, font_files())
                 if record.fresh(output.file_name, key):
                     continue
             wanted.append(output)
@@ -319,7 +321,7 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
             meanwhile()
         for n, output in enumerate(wanted):
             if record and keys[n] is None:
-                keys[n] = output_key(output.plans, output.document)
+                keys[n] = output_key(output.plans, output.document, font_files())
 
     drawn = drawing.draw([Job(o.file_name, o.plans, o.document) for o in wanted], progress,
                          while_drawing)

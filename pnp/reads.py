@@ -8,7 +8,7 @@ art, and the bundled fonts. A `Record` is what one piece of work read: for each 
 was there, an answer such as "absent", "folder" or the length and SHA-256 of the bytes. A
 result made by that work is true again for as long as every read in its record gives the
 same answer (`Answers.same`): that, not a list of inputs kept by hand, is what the sheet
-cache (pnp.sheetcache) keys on.
+cache (pnp.cache.sheets) keys on.
 
 A path read twice with two different answers within one record (a file saved while it was
 being checked) makes the record `mixed`: its work may be of either version, and is not

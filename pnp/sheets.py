@@ -19,13 +19,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
-from .layout import PrintOptions, impose, sheet_file_name
-from .plans import DocumentInfo, PagePlan, Placement
-from .printers import apply_printer
-from .render import Face, Renderer
-from .schema import Where
-from .stamps import render_stamped
-from .tiling import Tiling, tile_board
+from .layout.impose import PrintOptions, impose, sheet_file_name
+from .layout.plans import DocumentInfo, PagePlan, Placement
+from .layout.printers import apply_printer
+from .render.renderer import Face, Renderer
+from .load.schema import Where
+from .render.stamps import render_stamped
+from .layout.tiling import Tiling, tile_board
 from .units import PAPERS, Rect, Size
 
 FURNITURE_TEMPLATE = "sheet.svg.j2"
@@ -132,7 +132,7 @@ class Deck:
             return []
         sheets = max(page.number for page in pages)
         if options.ink_saver:
-            from .inksaver import save_ink  # its XML reader loads only when it is asked for
+            from .render.inksaver import save_ink  # its XML reader loads only when it is asked for
 
             ink = save_ink
         else:

@@ -49,12 +49,12 @@ from multiprocessing import forkserver
 from typing import TYPE_CHECKING, Callable, Sequence
 
 if TYPE_CHECKING:
-    from .plans import DocumentInfo, PagePlan
+    from .layout.plans import DocumentInfo, PagePlan
 
 __all__ = ["Job", "Drawing", "Progress", "default_jobs", "run_tasks", "split"]
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
-PRELOAD = ["pnp.workers", "pnp.pdf"]  # what the fork server imports once, for every worker
+PRELOAD = ["pnp.workers", "pnp.pdf.draw"]  # what the fork server imports once, for every worker
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
 
@@ -90,13 +90,13 @@ def split(pages: int) -> list[range]:
 
 
 def draw_pages(plans: list[PagePlan]) -> bytes:
-    from .pdf import draw_pages as draw  # here: a check, or a build with workers, never loads it
+    from .pdf.draw import draw_pages as draw
 
     return draw(plans)
 
 
 def finish_document(parts: list[bytes], plans: list[PagePlan], document: DocumentInfo) -> bytes:
-    from .pdf import finish_document as finish
+    from .pdf.draw import finish_document as finish
 
     return finish(parts, plans, document)
 

@@ -22,6 +22,7 @@ from pnp.cli import main  # noqa: E402 - after the cache is chosen
 from pnp.units import pt_to_mm  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
+TESTS = REPO / "tests"  # tests/data (small games, bad input) and tests/golden
 # Builds run in-process here unless a test asks for workers (-j 2): forking the test runner for
 # every small build only slows the suite down.
 os.environ.setdefault("PNP_JOBS", "1")

@@ -13,9 +13,13 @@ from pathlib import Path
 
 import pdfplumber
 import pikepdf
+import pytest
 
 from conftest import crop_marks
 from pnp.units import mm_to_pt, pt_to_mm
+
+MM_PER_PT = 25.4 / 72
+TARGET_RGB = (0xE4 / 255, 0, 0x7C / 255)  # the board's alignment targets
 
 
 @dataclass
@@ -142,3 +146,38 @@ def font_names(path: Path) -> set[str]:
 
 def amounts(words: list[dict], pattern: str = r"(\d+)M") -> list[int]:
     return [int(m.group(1)) for w in words if (m := re.fullmatch(pattern, w["text"]))]
+
+
+def trim_box_mm(pdf: pikepdf.Pdf, index: int) -> tuple[float, float, float, float]:
+    """A page's TrimBox as (x, y-from-top, width, height) in mm."""
+    page = pdf.pages[index]
+    x0, y0, x1, y1 = (float(v) for v in page.obj.TrimBox)
+    height = float(page.obj.MediaBox[3])
+    return (x0 * MM_PER_PT, (height - y1) * MM_PER_PT, (x1 - x0) * MM_PER_PT,
+            (y1 - y0) * MM_PER_PT)
+
+
+def targets_mm(page) -> list[tuple[float, float]]:
+    """Centres of the alignment targets on a page: their horizontal strokes' midpoints, in mm."""
+    centres = []
+    for line in page.lines:
+        colour = tuple(line.get("stroking_color") or ())
+        if len(colour) == 3 and colour == pytest.approx(TARGET_RGB, abs=0.01) and \
+                abs(line["top"] - line["bottom"]) < 0.01:
+            centres.append(((line["x0"] + line["x1"]) / 2 * MM_PER_PT, line["top"] * MM_PER_PT))
+    return centres
+
+
+def squeeze(text: str) -> str:
+    """Text without white space: condensed type makes word gaps in extracted text unreliable."""
+    return re.sub(r"\s+", "", text)
+
+
+def tile_label(page, trim_top_mm: float) -> tuple[int, int]:
+    """The big 'row r / column c' label above the window (the instructions beside it mention
+    neighbours in small type; the board drawing is inside the window)."""
+    big = squeeze(" ".join(w["text"] for w in page.extract_words(extra_attrs=["size"])
+                           if w["size"] > 11 and w["bottom"] * MM_PER_PT < trim_top_mm))
+    match = re.fullmatch(r"row(\d+)/column(\d+)", big)
+    assert match, f"no tile label on page {page.page_number}: {big!r}"
+    return int(match[1]), int(match[2])

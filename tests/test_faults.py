@@ -28,20 +28,19 @@ from pathlib import Path
 
 import pytest
 
-import pnp.bounded
+import pnp.load.probe
 import pnp.fonts
 import pnp.output
 import pnp.pipeline
-from pnp.art import ArtRefused, check_art, effective_dpi, render_svg_bounded, resolution_finding
-from pnp.assets import image_size
+from pnp.load.art import ArtRefused, check_art, effective_dpi, render_svg_bounded, resolution_finding
+from pnp.load.assets import image_size
 from pnp.cli import main
 from pnp.findings import MAX_WORD, Finding, Location, Severity
 from pnp.output import OLD_PREFIX, STAGING_PREFIX
 
-from conftest import BASELINE_SHEETS, copy_as_cwd, retitled_build
+from conftest import BASELINE_SHEETS, REPO, TESTS, copy_as_cwd, retitled_build
 
-REPO = Path(__file__).resolve().parent.parent
-FAULTS = Path(__file__).parent / "data" / "faults"
+FAULTS = TESTS / "data" / "faults"
 SHEETS = BASELINE_SHEETS
 OUT = Path("output/downturn")
 EARLIER = {"events-letter.pdf", "banks-letter.pdf"}
@@ -772,7 +771,7 @@ def test_hostile_art_leaves_the_earlier_build_intact(project, run, built, monkey
     assert_untouched(project, built)
 
 
-DEBTORS = Path(__file__).parent / "data" / "games" / "debtors"
+DEBTORS = TESTS / "data" / "games" / "debtors"
 
 
 @pytest.fixture(scope="module")
@@ -797,7 +796,7 @@ def test_hostile_art_in_an_image_field_is_refused_and_the_earlier_build_kept(
     before = snapshot(out)
     assert {"aid-letter.pdf", "tokens-letter.pdf"} <= set(before)
     (project / "content/debtors/coin.svg").write_bytes(art)  # the aid's art, same name
-    monkeypatch.setattr(pnp.bounded, "SVG_SECONDS", 2.0)
+    monkeypatch.setattr(pnp.load.probe, "SVG_SECONDS", 2.0)
     started = time.perf_counter()
     result = run("build", "--sheets", "aid,tokens")
     assert time.perf_counter() - started < 20  # cairosvg alone would draw for over a minute

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import cairocffi as cairo
 import pytest
@@ -19,13 +18,13 @@ import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from pnp.content import load_document
+from conftest import REPO
+from pnp.load.content import load_document
 from pnp.findings import Findings
-from pnp.pdf import draw_svg
+from pnp.pdf.draw import draw_svg
 from pnp.pipeline import Project, check_game
-from pnp.schema import INVALID, validate
+from pnp.load.schema import INVALID, validate
 
-REPO = Path(__file__).resolve().parent.parent
 
 
 @dataclasses.dataclass(frozen=True)

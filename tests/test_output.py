@@ -23,9 +23,8 @@ import pnp.cli
 import pnp.workers
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
 
-from conftest import BASELINE_SHEETS, copy_as_cwd, retitled_build
+from conftest import BASELINE_SHEETS, REPO, copy_as_cwd, retitled_build
 
-REPO = Path(__file__).resolve().parent.parent
 SHEETS = BASELINE_SHEETS
 OUT = Path("output/downturn")
 

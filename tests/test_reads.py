@@ -9,7 +9,7 @@ import os
 import pytest
 
 from pnp import reads
-from pnp.render import Renderer
+from pnp.render.renderer import Renderer
 
 
 def test_a_record_holds_each_read_and_what_it_found(tmp_path):

@@ -152,9 +152,9 @@ def test_a_build_with_workers_leaves_none_running(project, run):
 
 HOOK = textwrap.dedent("""
     import os, time
-    import pnp.pdf
+    import pnp.pdf.draw
 
-    real = pnp.pdf.draw_pages
+    real = pnp.pdf.draw.draw_pages
 
     def draw_pages(plans):
         with open(os.environ["HOOK_PIDS"], "a") as pids:
@@ -165,7 +165,7 @@ HOOK = textwrap.dedent("""
             time.sleep(60)
         return real(plans)
 
-    pnp.pdf.draw_pages = draw_pages
+    pnp.pdf.draw.draw_pages = draw_pages
 """)
 
 BUILD = textwrap.dedent("""

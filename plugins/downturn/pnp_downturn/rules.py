@@ -62,8 +62,8 @@ from collections import Counter
 from typing import Any, Iterator
 
 from pnp.findings import Finding
-from pnp.rules import problem, rule
-from pnp.schema import suggest
+from pnp.rules.registry import problem, rule
+from pnp.load.schema import suggest
 
 from .arith import COLOURS, Pile, Reading, banks_in_play, setup_cubes
 

@@ -1,0 +1,205 @@
+"""Compiled Jinja, kept between runs: template and expression source in; Python code out,
+compiled once per source text rather than once per process; likewise the variables a
+template reads and the templates it names (`names_read`, `template_reads`).
+
+Turning Jinja into Python (lexing, parsing, generating and compiling code) is most of what a
+first `pnp check` does. Templates a loader finds are kept by Jinja's own
+`FileSystemBytecodeCache` (`bytecode_cache()`), which checks each entry against a checksum
+of the source. It cannot keep what is not a loader's template: the manifest's labels and
+`each` expressions, rules.yaml's expressions and templates (compiled from strings), and the
+names a template reads, which take a parse as long as a compile. Those are kept here, in the
+same folder of the user cache (pnp.cache.store), one marshalled file per source and
+environment settings. The folder's name carries Jinja's version and a digest of the
+modules that set the environments up, so a change to any of them starts afresh.
+
+Both keep a layer in memory too, for a process that checks many times (`pnp watch`, the
+tests). A file that cannot be read, written or unmarshalled is ignored and the source is
+compiled as before.
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections import OrderedDict
+from pathlib import Path
+from types import CodeType
+
+import jinja2
+import jinja2.meta
+from jinja2 import nodes
+from jinja2.environment import TemplateExpression
+from jinja2.exceptions import TemplateSyntaxError
+from jinja2.parser import Parser
+
+from . import store
+
+# The modules whose environments' settings shape the generated code.
+_SETTINGS = ("render/renderer.py", "load/expressions.py", "rules/declarative.py", "cache/jinja.py")
+# Compiled code and answers kept in memory, by key: enough for every source of a few
+# projects, few enough for a process that checks thousands of edited copies (the tests).
+MEMORY_ENTRIES = 2048
+
+
+class _Memory(OrderedDict):
+    """The most recently used MEMORY_ENTRIES values, by key."""
+
+    def recall(self, key):
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def keep(self, key, value) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        if len(self) > MEMORY_ENTRIES:
+            self.popitem(last=False)
+
+
+_MEMORY = _Memory()
+
+
+def _options(env: jinja2.Environment) -> str:
+    autoescape = env.autoescape if isinstance(env.autoescape, bool) else \
+        getattr(env.autoescape, "__qualname__", "callable")
+    return repr((type(env).__module__, type(env).__qualname__, autoescape, env.trim_blocks,
+                 env.lstrip_blocks, env.keep_trailing_newline, env.newline_sequence,
+                 env.block_start_string, env.block_end_string, env.variable_start_string,
+                 env.variable_end_string, env.comment_start_string, env.comment_end_string,
+                 env.line_statement_prefix, env.line_comment_prefix, env.optimized,
+                 env.undefined.__qualname__, sorted(env.extensions),
+                 sorted(getattr(env, "intercepted_binops", ()))))
+
+
+def _folder() -> Path | None:
+    return store.folder("jinja", f"jinja2 {jinja2.__version__}", *_SETTINGS)
+
+
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's FileSystemBytecodeCache in the user cache's folder, behind the memory layer.
+    An entry that cannot be read is a miss (Jinja's own raises on a damaged one), a hit
+    counts as a use for pruning, and a folder deleted meanwhile is made again."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(str(folder))
+        self.folder = folder
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        key = (bucket.key, bucket.checksum)
+        code = _MEMORY.recall(key)
+        if code is not None:
+            bucket.code = code
+            return
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a damaged entry only costs a compile
+            bucket.reset()
+        if bucket.code is not None:
+            _MEMORY.keep(key, bucket.code)
+            store.touch(self._get_cache_filename(bucket))
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        _MEMORY.keep((bucket.key, bucket.checksum), bucket.code)
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            try:  # the folder was deleted meanwhile
+                self.folder.mkdir(parents=True, exist_ok=True)
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+
+def bytecode_cache() -> jinja2.BytecodeCache | None:
+    """The bytecode cache for an environment whose templates come from a loader (set up by
+    the modules in _SETTINGS); None when the user cache cannot be written."""
+    folder = _folder()
+    return _BytecodeCache(folder) if folder is not None else None
+
+
+def _load(key: str, kind: type = CodeType):
+    known = _MEMORY.recall(key)
+    if known is not None:
+        return known
+    data = store.read(_folder(), key)
+    try:
+        value = marshal.loads(data) if data is not None else None
+    except (ValueError, EOFError, TypeError):
+        return None
+    if isinstance(value, kind):
+        _MEMORY.keep(key, value)
+        return value
+    return None
+
+
+def _store(key: str, value) -> None:
+    _MEMORY.keep(key, value)
+    store.write(_folder(), key, marshal.dumps(value))
+
+
+def names_read(env: jinja2.Environment, source: str) -> tuple[str, ...]:
+    """The variables a template source reads from its context, sorted; parsing a template
+    for this costs as much as compiling it, so the answer is kept like code. A syntax error
+    is raised as Jinja raises it."""
+    key = f"reads\0{_options(env)}\0{source}"
+    known = _load(key, tuple)
+    if known is None:
+        known = tuple(sorted(jinja2.meta.find_undeclared_variables(env.parse(source))))
+        _store(key, known)
+    return known
+
+
+def template_reads(env: jinja2.Environment, source: str
+                   ) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+    """Every name a template source loads anywhere (globals and its own variables alike,
+    unlike `names_read`) and the templates it includes, imports or extends, None for one
+    named by an expression; kept like `names_read`."""
+    key = f"loads\0{_options(env)}\0{source}"
+    known = _load(key, tuple)
+    if known is None:
+        tree = env.parse(source)
+        known = (tuple(sorted({name.name for name in tree.find_all(nodes.Name)
+                               if name.ctx == "load"})),
+                 tuple(jinja2.meta.find_referenced_templates(tree)))
+        _store(key, known)
+    return known
+
+
+def reads_name(env: jinja2.Environment, source: str, name: str) -> bool:
+    """Whether a template source reads the variable `name` from its context."""
+    return name in names_read(env, source)
+
+
+class CachedCompiling:
+    """A mixin for a Jinja Environment: `compile` of source text that is not a loader's
+    template (`from_string`), and `compile_expression`, reuse code compiled by an earlier
+    run. A loader's templates are left to the environment's bytecode cache."""
+
+    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        if raw or name is not None or filename is not None or not isinstance(source, str):
+            return super().compile(source, name, filename, raw, defer_init)
+        key = f"template\0{_options(self)}\0{defer_init}\0{source}"
+        code = _load(key)
+        if code is None:
+            code = super().compile(source, name, filename, raw, defer_init)
+            _store(key, code)
+        return code
+
+    def compile_expression(self, source: str, undefined_to_none: bool = True):
+        key = f"expression\0{_options(self)}\0{source}"
+        code = _load(key)
+        if code is None:
+            parser = Parser(self, source, state="variable")
+            try:
+                expr = parser.parse_expression()
+                if not parser.stream.eos:
+                    raise TemplateSyntaxError("chunk after expression",
+                                              parser.stream.current.lineno, None, None)
+                expr.set_environment(self)
+            except TemplateSyntaxError:
+                self.handle_exception(source=source)
+            body = [nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)]
+            code = super().compile(nodes.Template(body, lineno=1))
+            _store(key, code)
+        template = self.template_class.from_code(self, code, self.make_globals(None), None)
+        return TemplateExpression(template, undefined_to_none)

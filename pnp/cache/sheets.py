@@ -1,0 +1,208 @@
+"""Sheet cache: one sheet's check (its faces drawn, its pages planned, its findings) in; the
+same result, kept from an earlier check that was handed the same values and read the same
+files, out.
+
+A designer checks after every save, and a save usually touches one file: the sheets drawn
+from the others need not be drawn again. A kept part of a sheet is used again only when
+both of these hold:
+
+- its key is the same. The key is a SHA-256 over what the drawing is handed: the sheet (its
+  spec and every item, each field with its file:line), the renderer's values (`info`,
+  `icons`), the paper and the print options (the layout, built in or from the project's
+  layouts.yaml, and a printer profile), each pickled as plain values; and over pnp itself
+  (its files by name, size and time, as Python judges its compiled modules), the installed
+  distributions, Python's version, the font files text is measured with (by the answers
+  their reads gave), the working folder (findings name files relative to it) and
+  SOURCE_DATE_EPOCH;
+- every file its drawing read gives the same answer now (pnp.reads). Recorded while it was
+  drawn, these are the templates it rendered, included, imported or extended, and each
+  folder where a lookup found nothing (a template created since is found now); the art it
+  embedded; and, when one of those templates names `game` (through which a template can
+  reach the whole model), every file the game was loaded from.
+
+Nothing is kept from a drawing whose record is mixed (a file that changed between two of
+its reads), nor when a value cannot be pickled exactly: that sheet is drawn every time
+rather than risk a stale answer. Entries live in the user's cache (pnp.cache.store), one per
+project, game, paper, sheet and part, each replaced when its inputs change, and pruned with
+the rest of the cache. `pnp build --no-cache` neither reads nor writes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import sys
+from dataclasses import fields, is_dataclass
+from functools import cache
+from operator import attrgetter
+from pathlib import Path
+
+import jinja2
+
+from .. import reads
+from . import store
+from .jinja import template_reads
+
+FORMAT = 2
+PNP_FOLDER = Path(__file__).parent.parent
+# What pickling a value that cannot be written exactly raises.
+UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError, RecursionError)
+
+
+def _made_at_run_time(*parts) -> None:
+    """Stands for a class made while pnp runs, in a key's pickle (which is never loaded)."""
+    raise TypeError("a key's pickle is never loaded")
+
+
+class _KeyPickler(pickle.Pickler):
+    """Pickles values for a key. A record type a game's manifest declares is made while pnp
+    runs, and pickle cannot name it: such a class is written as its name (what it does comes
+    from the manifest, which the key holds too), its instances as that and their fields."""
+
+    def __init__(self, file, protocol) -> None:
+        super().__init__(file, protocol)
+        self._how: dict[type, object] = {}
+
+    def reducer_override(self, obj):
+        if isinstance(obj, type):
+            if _importable(obj):
+                return NotImplemented
+            return _made_at_run_time, (obj.__module__, obj.__qualname__)
+        kind = type(obj)
+        how = self._how.get(kind)
+        if how is None:
+            how = NotImplemented
+            if is_dataclass(kind) and not _importable(kind):
+                names = tuple(field.name for field in fields(kind))
+                how = (f"{kind.__module__}.{kind.__qualname__}", names,
+                       attrgetter(*names) if names else (lambda _: ()))
+            self._how[kind] = how
+        if how is NotImplemented:
+            return how
+        name, names, values = how
+        return _made_at_run_time, (name, names, values(obj))
+
+
+def _importable(kind: type) -> bool:
+    found = sys.modules.get(kind.__module__)
+    for part in kind.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return found is kind
+
+
+def value_digest(value) -> str:
+    """A SHA-256 of `value`'s pickle; raises one of UNPICKLABLE for a value that cannot be
+    pickled exactly. (Pickling is C; walking the value in Python cost most of a key's time
+    on large decks.)"""
+    buffer = io.BytesIO()
+    _KeyPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(value)
+    return hashlib.sha256(buffer.getbuffer()).hexdigest()
+
+
+@cache
+def _installation() -> str:
+    """pnp itself (its files by name, size, time and inode, as Python judges its compiled
+    modules), the installed distributions and Python's version, once per process: the code a
+    process runs is the code it loaded."""
+    digest = hashlib.sha256(f"{sys.version}\0".encode())
+    digest.update(store.installed_distributions())
+    for root, folders, files in os.walk(PNP_FOLDER):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            info = os.stat(path)
+            digest.update(f"{os.path.relpath(path, PNP_FOLDER)}\0{info.st_size} "
+                          f"{info.st_mtime_ns} {info.st_ino}\0".encode())
+    return digest.hexdigest()
+
+
+class SheetCache:
+    """The kept checks of one game's sheets, for one project, paper and set of options."""
+
+    def __init__(self, root: Path, game_name: str, renderer, paper: str, options,
+                 loaded: reads.Record, measured_fonts: dict[str, str]) -> None:
+        """`options`: the print options (pnp.layout.impose.PrintOptions); `loaded`: the
+        record of loading the game, whose reads a sheet depends on when its templates name
+        `game` (and which are what this check works from); `measured_fonts`: the font files
+        text is measured with and what reading each gave (pnp.fonts.measured)."""
+        self.env = renderer.env
+        self.sources = renderer.env.loader.sources
+        self.loaded = loaded
+        self.answers = reads.Answers(loaded)
+        self.place = f"{Path(root).resolve()}\0{game_name}\0{paper}"
+        self.folder = store.folder("sheets", "cache/sheets.py")
+        self._sheets: dict[str, str | None] = {}
+        values = {name: value for name, value in sorted(renderer.env.globals.items())
+                  if name != "game" and not callable(value)}
+        try:
+            # The layout as the drawing finds it: the options name a built-in one by name.
+            layout = options.sheet_layout()
+            self.common = value_digest((
+                FORMAT, _installation(), str(Path.cwd()),
+                os.environ.get("SOURCE_DATE_EPOCH", ""), paper, options, layout, values,
+                measured_fonts))
+        except (*UNPICKLABLE, KeyError):
+            self.common = None
+
+    def _slot(self, sheet, part: int) -> str:
+        return f"{self.place}\0{sheet.name}\0{part}"
+
+    def key(self, sheet, part: int, parts: int) -> str | None:
+        """The key of part `part` of a sheet drawn in `parts` parts, taken before anything is
+        drawn; None when it cannot be told exactly."""
+        if self.common is None or self.folder is None:
+            return None
+        if sheet.name not in self._sheets:
+            try:
+                self._sheets[sheet.name] = value_digest(sheet)
+            except UNPICKLABLE:
+                self._sheets[sheet.name] = None
+        digest = self._sheets[sheet.name]
+        if digest is None:
+            return None
+        return hashlib.sha256(f"{self.common}\0{digest}\0{part} of {parts}".encode()).hexdigest()
+
+    def recall(self, sheet, part: int, key: str):
+        """The kept result of a sheet's part with this key whose every read gives the same
+        answer now, or None."""
+        data = store.read(self.folder, self._slot(sheet, part))
+        if data is None:
+            return None
+        try:
+            entry = pickle.loads(data)
+            if entry["format"] != FORMAT or entry["key"] != key:
+                return None
+            return entry["work"] if self.answers.same(entry["reads"]) else None
+        except Exception:  # noqa: BLE001 - an unreadable entry only costs the drawing
+            return None
+
+    def keep(self, sheet, part: int, key: str, work, record: reads.Record) -> None:
+        """Keep a sheet part's result with what its drawing read (`record`) and, if one of
+        the templates it read names `game`, what loading the game read."""
+        if self._names_game(record):
+            record.update(self.loaded)
+        if record.mixed:
+            return
+        try:
+            data = pickle.dumps({"format": FORMAT, "key": key, "reads": record.reads,
+                                 "work": work}, pickle.HIGHEST_PROTOCOL)
+        except UNPICKLABLE:
+            return
+        store.write(self.folder, self._slot(sheet, part), data)
+
+    def _names_game(self, record: reads.Record) -> bool:
+        for answer in record.reads.values():
+            source = self.sources.get(answer)
+            if source is None:
+                continue  # not a template (or one that could not be read)
+            try:
+                if "game" in template_reads(self.env, source)[0]:
+                    return True
+            except jinja2.TemplateSyntaxError:
+                continue  # nothing was drawn from it (the render reported it)
+        return False
+
+
+__all__ = ["SheetCache", "value_digest"]

@@ -1,0 +1,271 @@
+"""The user's cache: a key (text) in; the bytes an earlier run kept under it out. One store
+for everything pnp keeps between runs to save time, with one place, one cap per kind and one
+way of pruning.
+
+Where: `$PNP_CACHE_DIR`, else the platform's cache folder: `$XDG_CACHE_HOME/pnp`, else
+`~/.cache/pnp` (Linux and other Unix); `~/Library/Caches/pnp` (macOS);
+`%LOCALAPPDATA%\\pnp\\Cache` (Windows). Never in the project. `pnp cache` prints where it is
+and its size; `pnp cache clear` removes it.
+
+Each kind of value (compiled Jinja, a check's sheets, font metrics, ...) has a folder of its
+own, `<kind>-<16 hex digits>`, the digits a digest of everything that shapes the values
+(Python's version, library versions, the source of the modules that make them): a change to
+any of them starts afresh in a new folder, and the old one is pruned away. Entries are files
+named by the SHA-256 of their key, written to a temporary file then renamed, so a reader
+never sees half a value. Reading an entry sets its time to now, so "oldest" means least
+recently used.
+
+Every kind is capped (MAX_BYTES, DEFAULT_MAX_BYTES for any other) and so is the whole store
+(STORE_MAX_BYTES). A check prunes the store at its end, at most once every PRUNE_EVERY_S:
+each kind's folder beyond its cap, then the whole store beyond its own, loses its oldest
+entries until it is down to three quarters of the cap.
+
+Deleting is always safe: any entry, any folder or the whole store may go at any time (by
+hand, `pnp cache clear`, or another process pruning). A missing entry, one that cannot be
+read, or a folder that cannot be written only costs the time the entry would have saved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+MIB = 1024 * 1024
+# The cap of each kind's folder, in bytes; a kind not listed (an old pnp's) has the default.
+MAX_BYTES = {"sheets": 256 * MIB, "jinja": 64 * MIB, "font-metrics": 4 * MIB,
+             "cairo-ffi": 16 * MIB}
+DEFAULT_MAX_BYTES = 16 * MIB
+STORE_MAX_BYTES = 512 * MIB
+PRUNE_EVERY_S = 600
+PRUNED_MARK = ".pruned"  # its time: when the store was last pruned
+# A kind's folder; and the folder of an earlier pnp's remembered answers, also removed.
+_KIND_FOLDER = re.compile(r"(?P<kind>[a-z0-9][a-z0-9.-]*)-[0-9a-f]{16}")
+_LEGACY = ("checks",)
+
+
+def cache_home() -> Path:
+    """pnp's folder in the user's cache (see the module's notes)."""
+    chosen = os.environ.get("PNP_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "pnp"
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else Path.home() / "AppData" / "Local") / "pnp" / "Cache"
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    # The XDG spec: a relative path is invalid and is ignored.
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "pnp"
+
+
+def folder(kind: str, *shaped_by: str) -> Path | None:
+    """The folder for `kind`, named for Python's version and for `shaped_by` (library
+    versions, and names of pnp's own modules whose source is read); None if it cannot be
+    made."""
+    return _folder(cache_home(), kind, shaped_by)
+
+
+@cache
+def _folder(home: Path, kind: str, shaped_by: tuple[str, ...]) -> Path | None:
+    salt = hashlib.sha256(sys.implementation.cache_tag.encode())
+    here = Path(__file__).parent.parent  # pnp/
+    for part in shaped_by:
+        salt.update(part.encode() + b"\0")
+        if part.endswith(".py"):
+            salt.update((here / part).read_bytes())
+    path = home / f"{kind}-{salt.hexdigest()[:16]}"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return path
+
+
+def _entry(where: Path, key: str) -> Path:
+    return where / hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def holds(where: Path | None, key: str) -> bool:
+    return where is not None and _entry(where, key).is_file()
+
+
+def read(where: Path | None, key: str) -> bytes | None:
+    """The bytes kept under `key`, or None; a hit makes the entry the newest."""
+    if where is None:
+        return None
+    path = _entry(where, key)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    touch(path)
+    return data
+
+
+def touch(path: Path | str) -> None:
+    """Mark an entry as just used, so pruning keeps it longer (best effort)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def write(where: Path | None, key: str, data: bytes) -> None:
+    """Keep `data` under `key` (best effort); a folder deleted meanwhile is made again."""
+    if where is None:
+        return
+    path = _entry(where, key)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    for attempt in (1, 2):
+        try:
+            temporary.write_bytes(data)
+            os.replace(temporary, path)
+            return
+        except FileNotFoundError:
+            temporary.unlink(missing_ok=True)
+            if attempt == 2:
+                return
+            try:
+                where.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                return
+        except OSError:
+            temporary.unlink(missing_ok=True)
+            return
+
+
+def installed_distributions() -> bytes:
+    """The installed distributions and their versions (their metadata folders' names)."""
+    found = []
+    for entry in sorted({e for e in sys.path if e.endswith(("site-packages", "dist-packages"))}):
+        try:
+            names = sorted(p for p in os.listdir(entry) if p.endswith((".dist-info",
+                                                                         ".egg-info")))
+        except OSError:
+            continue
+        found.append(f"{entry}\0{' '.join(names)}\0")
+    return "".join(found).encode()
+
+
+# -- size, pruning, clearing ----------------------------------------------------------------
+
+@dataclass
+class KindUsage:
+    """What one kind holds in the store, over all its folders."""
+
+    kind: str
+    files: int = 0
+    bytes: int = 0
+
+
+def _kind_of(name: str) -> str | None:
+    """The kind a folder in the store holds, or None for a folder pnp did not make."""
+    match = _KIND_FOLDER.fullmatch(name)
+    if match:
+        return match["kind"]
+    return name if name in _LEGACY else None
+
+
+def _entries(path: Path) -> list[tuple[int, int, str]]:
+    """(time, size, path) of every file under a folder of the store."""
+    found = []
+    for root, _, files in os.walk(path):
+        for name in files:
+            full = os.path.join(root, name)
+            try:
+                info = os.stat(full)
+            except OSError:  # removed meanwhile
+                continue
+            found.append((info.st_mtime_ns, info.st_size, full))
+    return found
+
+
+def _kind_folders(home: Path) -> list[tuple[str, Path]]:
+    try:
+        children = sorted(home.iterdir())
+    except OSError:
+        return []
+    return [(kind, child) for child in children
+            if child.is_dir() and not child.is_symlink() and (kind := _kind_of(child.name))]
+
+
+def usage(home: Path | None = None) -> list[KindUsage]:
+    """What the store holds, kind by kind, largest first."""
+    kinds: dict[str, KindUsage] = {}
+    for kind, path in _kind_folders(home or cache_home()):
+        used = kinds.setdefault(kind, KindUsage(kind))
+        for _, size, _ in _entries(path):
+            used.files += 1
+            used.bytes += size
+    return sorted(kinds.values(), key=lambda used: (-used.bytes, used.kind))
+
+
+def _remove_oldest(entries: list[tuple[int, int, str]], total: int, cap: int) -> int:
+    """Remove the oldest entries while `total` is beyond `cap`, down to three quarters of it;
+    returns what is left."""
+    if total <= cap:
+        return total
+    for _, size, path in sorted(entries):
+        if total <= cap * 3 // 4:
+            break
+        try:
+            os.unlink(path)
+        except OSError:  # removed by another process meanwhile: it is gone all the same
+            pass
+        total -= size
+    return total
+
+
+def prune(home: Path | None = None, *, now: bool = False) -> None:
+    """Bring every kind within its cap and the store within STORE_MAX_BYTES, oldest entries
+    first; unless `now`, only when the last pruning is PRUNE_EVERY_S old (a stat, otherwise).
+    Best effort: a store that cannot be read or written is left as it is."""
+    home = home or cache_home()
+    mark = home / PRUNED_MARK
+    if not now:
+        try:
+            if time.time() - mark.stat().st_mtime < PRUNE_EVERY_S:
+                return
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return
+    left = []
+    for kind, path in _kind_folders(home):
+        entries = _entries(path)
+        total = sum(size for _, size, _ in entries)
+        cap = 0 if kind in _LEGACY else MAX_BYTES.get(kind, DEFAULT_MAX_BYTES)
+        if _remove_oldest(entries, total, cap) != total:
+            entries = _entries(path)
+        left += entries
+    _remove_oldest(left, sum(size for _, size, _ in left), STORE_MAX_BYTES)
+    try:
+        if home.is_dir():
+            mark.touch()
+    except OSError:
+        pass
+
+
+def clear(home: Path | None = None) -> int:
+    """Remove the store: every folder pnp made in it, and the folder itself when nothing
+    else is left in it (a `PNP_CACHE_DIR` holding other files keeps them). Returns the
+    bytes freed."""
+    home = home or cache_home()
+    freed = 0
+    for _, path in _kind_folders(home):
+        freed += sum(size for _, size, _ in _entries(path))
+        shutil.rmtree(path, ignore_errors=True)
+    (home / PRUNED_MARK).unlink(missing_ok=True)
+    try:
+        home.rmdir()
+    except OSError:  # not empty (files that are not pnp's), or already gone
+        pass
+    _folder.cache_clear()
+    return freed

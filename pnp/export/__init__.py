@@ -1,0 +1,3 @@
+"""Export: a checked game in; a proof gallery, Tabletop Simulator decks and
+print-shop PNGs out.
+"""

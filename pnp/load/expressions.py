@@ -1,0 +1,49 @@
+"""Expressions: the Jinja sandbox that content-written expressions run in (a manifest's
+`each` and labels, rules.yaml's rules); a source in, a compiled template or the names it reads
+out.
+
+Expressions read the model (attributes, items, filters such as `length`, `sum`,
+`selectattr`); they cannot import, call private attributes or touch files, and huge
+repetitions and powers (memory and time bombs) are refused.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+
+from ..cache.jinja import CachedCompiling, names_read
+
+MAX_REPEAT = 10_000  # 'x' * n and [..] * n: far above any real rule, far below a memory bomb
+MAX_POWER = 64
+
+
+class _Sandbox(CachedCompiling, SandboxedEnvironment):
+    """Jinja's sandbox, also refusing huge repetitions and powers (memory and time bombs)."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**" and isinstance(right, (int, float)) and abs(right) > MAX_POWER:
+            raise SecurityError(f"power {right} is larger than {MAX_POWER}")
+        if operator == "*":
+            for sequence, times in ((left, right), (right, left)):
+                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int) \
+                        and times > MAX_REPEAT:
+                    raise SecurityError(f"repetition {times} is larger than {MAX_REPEAT}")
+        return super().call_binop(context, operator, left, right)
+
+
+sandbox = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+@functools.lru_cache(maxsize=4096)
+def names_used(source: str) -> tuple[str, ...]:
+    """The names a Jinja template source reads from its context, sorted (parsing is most of
+    a rule's cost, and a designer's rules rarely change between two checks)."""
+    return names_read(sandbox, source)
+
+
+__all__ = ["MAX_POWER", "MAX_REPEAT", "names_used", "sandbox"]

@@ -1,0 +1,505 @@
+"""Model: a game folder in (its manifest, data files); a `Game` of validated records out.
+
+Reads `game.yaml`, compiles the declared fields, loads every table and deck file (YAML or CSV)
+through the one validator, then checks what a type alone cannot: references between tables,
+text budgets and art files. Decks with `each` are made from the data, `quantity` repeats an
+item, `sort` orders a deck. Nothing here knows any particular game. Every problem is a finding.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import keyword
+import math
+from pathlib import Path
+from typing import Any, Callable
+
+import jinja2
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .. import reads
+from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
+from .content import Document, load_document, location_of
+from .csvdata import load_csv
+from .expressions import names_used, sandbox
+from ..findings import NOWHERE, Findings, Location
+from .manifest import (NAME, RESERVED, SHEET_NAME, BoardSpec, DeckSpec, FieldReader, FieldSpec,
+                       Manifest, PageSpec, RecordType, labelled, read_size, record_class_name,
+                       record_type)
+from .schema import INVALID, Image, Where, suggest, validate
+from ..units import Size
+
+GAME_FILE = "game.yaml"
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
+MAX_ITEMS = 5000  # per deck: far above a real game (540 cards), far below a runaway `each`
+
+
+@dataclasses.dataclass(frozen=True)
+class Component:
+    """A deck, board or page the manifest declares, checked: its kind, its size (None for a
+    page, which takes the paper's) and its data (a deck's items, a board's or page's table).
+    The pipeline makes the printable sheets from these (pnp.sheets)."""
+
+    kind: str  # "deck", "board" or "page"
+    name: str
+    size: Size | None
+    data: Any = None
+
+
+class Game:
+    """A game's validated data: `info` (the manifest), each table and deck by name, and its
+    sheets as components (no drawing: pnp.sheets makes the printable sheets from them).
+    Attribute access reads the parts, so rules and templates write `game.events`."""
+
+    def __init__(self, info: Manifest, folder: Path):
+        self.info = info
+        self.folder = folder
+        self.parts: dict[str, Any] = {}
+        self.sheets: dict[str, Component] = {}
+        self.icons = {name: dataclasses.asdict(icon) for name, icon in info.icons.items()}
+
+    def __getattr__(self, name: str) -> Any:
+        parts = self.__dict__.get("parts", {})
+        if name in parts:
+            return parts[name]
+        raise AttributeError(name)
+
+    def names(self) -> dict[str, Any]:
+        """The names expressions see: `game`, `info` and every table and deck."""
+        return {"game": self, "info": self.info, **self.parts}
+
+
+class _Loader:
+    def __init__(self, folder: Path, shown: Callable[[Path], str], findings: Findings):
+        self.folder = folder
+        self.shown = shown
+        self.findings = findings
+        self.game_shown = shown(folder / GAME_FILE)
+
+    # -- labels --------------------------------------------------------------------------------
+
+    def label_factory(self, source: str, owner: str, specs: dict[str, FieldSpec],
+                      where: Location | None):
+        def compile_template(text: str) -> jinja2.Template:
+            try:
+                unknown = sorted(set(names_used(text)) - set(specs))
+                if unknown:
+                    self.findings.error("manifest-label", where or Location(self.game_shown),
+                                        f"label names '{unknown[0]}', which is not a field",
+                                        hint=suggest(unknown[0], specs) or
+                                        f"fields: {', '.join(specs)}")
+                    return sandbox.from_string(owner)
+                return sandbox.from_string(text)
+            except jinja2.TemplateSyntaxError as exc:
+                self.findings.error("manifest-label", where or Location(self.game_shown),
+                                    f"label: syntax error: {exc.message}",
+                                    hint='write fields in {{ }}, e.g. card "{{ title }}"')
+                return sandbox.from_string(owner)
+
+        return labelled(source, compile_template, owner.split("_")[0], specs)
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def document(self, name: str, where: Location) -> Document | None:
+        path = self.folder / name
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            self.findings.error("manifest-file", where, f"'{name}' is outside the game folder",
+                                hint="name a file inside the game's folder")
+            return None
+        suffix = path.suffix.lower()
+        if suffix in (".csv", ".yaml", ".yml") and not reads.exists(path) and \
+                not path.is_symlink():
+            self.findings.error("file-missing", where, f"'{name}' is not in "
+                                f"{self.shown(self.folder)}/", hint="create it, or fix the name")
+            return None
+        if suffix == ".csv":
+            return load_csv(path, self.shown(path), self.findings)
+        if suffix in (".yaml", ".yml"):
+            return load_document(path, self.shown(path), self.findings)
+        self.findings.error("manifest-file", where, f"'{name}' is not a .yaml or .csv file",
+                            hint="data comes from YAML or CSV files")
+        return None
+
+    def records(self, file: str, where: Location, record: RecordType, shape: str,
+                path: str) -> Any:
+        document = self.document(file, where)
+        if document is None or document.root is None:
+            return INVALID
+        header = getattr(document.root, "csv_header", None)
+        if header is not None:
+            if shape == "record":
+                self.findings.error("manifest-file", where, f"'{file}' is a CSV file, but "
+                                    "this table is one record", hint="use a YAML mapping")
+                return INVALID
+            unknown = [key for key in header if key.value.split(".")[0] not in record.fields]
+            for key in unknown:
+                name = key.value.split(".")[0]
+                self.findings.error("csv-header", location_of(document.shown, key),
+                                    f"column '{key.value}' is not a field of {path}",
+                                    hint=suggest(name, record.fields) or
+                                    f"fields: {', '.join(record.fields)}")
+            if unknown:
+                return INVALID
+        hint = record.cls if shape == "record" else tuple[record.cls, ...]
+        return validate(document, hint, path, self.findings)
+
+    # -- after validation ----------------------------------------------------------------------
+
+    def walk(self, value: Any, record: RecordType, visit) -> None:
+        """Call visit(record_value, spec) for every declared field of every nested record."""
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            for spec in record.fields.values():
+                visit(item, spec)
+                inner = getattr(item, spec.name)
+                if spec.record is not None and inner is not None:
+                    self.walk(inner, spec.record, visit)
+                elif spec.of is not None and spec.of.record is not None and inner:
+                    self.walk(inner, spec.of.record, visit)
+
+    def check_values(self, value: Any, record: RecordType, keys: dict[str, set]) -> None:
+        def visit(item, spec: FieldSpec) -> None:
+            current = getattr(item, spec.name)
+            where = item.where.of(spec.name)
+            subject = getattr(item, "label", "")
+            if current is None:
+                return
+            if spec.kind == "text" and isinstance(current, str):
+                self.budget(current, spec, where, subject)
+            if spec.kind == "list" and isinstance(current, tuple):
+                count = len(current)
+                if spec.min_items is not None and count < spec.min_items or \
+                        spec.max_items is not None and count > spec.max_items:
+                    self.findings.error(
+                        "field-items", where, f"has {count} items, expected "
+                        f"{spec.min_items or 0} to {spec.max_items or 'any number of'}",
+                        subject=subject, field=spec.name)
+            values = current if spec.kind == "list" else (current,)
+            kind = spec.of.kind if spec.kind == "list" and spec.of else spec.kind
+            target = spec.of.to if spec.kind == "list" and spec.of else spec.to
+            for each in values:
+                if kind == "ref":
+                    self.reference(each, target, keys, where, subject, spec.name)
+                elif kind == "image":
+                    self.image(each, where, subject, spec.name)
+
+        self.walk(value, record, visit)
+
+    def budget(self, text: str, spec: FieldSpec, where, subject: str) -> None:
+        chars, words = len(text), len(text.split())
+        if spec.max_chars is not None and chars > spec.max_chars:
+            self.findings.error("text-budget", where, f"text is {chars} characters, over its "
+                                f"budget of {spec.max_chars}", subject=subject, field=spec.name,
+                                hint=f"cut about {chars - spec.max_chars} characters")
+        if spec.max_words is not None and words > spec.max_words:
+            self.findings.error("text-budget", where, f"text is {words} words, over its "
+                                f"budget of {spec.max_words}", subject=subject, field=spec.name,
+                                hint=f"cut about {words - spec.max_words} words")
+
+    def reference(self, value: str, target: str, keys: dict[str, set], where, subject,
+                  field_name) -> None:
+        if target not in keys:
+            return  # reported once, with the field declaration
+        if value not in keys[target]:
+            self.findings.error("ref-unknown", where, f"'{value}' is not in {target}",
+                                subject=subject, field=field_name,
+                                hint=suggest(value, sorted(map(str, keys[target]))) or
+                                f"{target} holds: {', '.join(sorted(map(str, keys[target])))[:200]}")
+
+    def image(self, value: Image, where, subject, field_name) -> None:
+        path = resolve_asset(self.folder, value, self.findings, where, subject=subject,
+                             field=field_name, suffixes=IMAGE_SUFFIXES)
+        if path is None:
+            return
+        problem = check_asset_bytes(reads.read_file(path, MAX_ASSET_BYTES + 1))
+        if problem:
+            self.findings.error("image-refused", where, f"'{value}' {problem}",
+                                subject=subject, field=field_name)
+
+
+def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) -> Game | None:
+    """Read, validate and model one game folder; None when it cannot be modelled."""
+    loader = _Loader(folder, shown, findings)
+    game_file = folder / GAME_FILE
+    info = validate(load_document(game_file, shown(game_file), findings), Manifest, "",
+                    findings)
+    if info is INVALID:
+        return None
+    game = Game(info, folder)
+    reader = FieldReader(loader.game_shown, findings, loader.label_factory)
+    seen: dict[tuple[str, str], str] = {}
+    for kind, specs in (("data", info.data), ("decks", info.decks), ("boards", info.boards),
+                        ("pages", info.pages)):
+        for name, spec in specs.items():
+            where = info.where.of(kind)
+            pattern = NAME if kind in ("data", "decks") else SHEET_NAME
+            what = {"data": "data table", "decks": "deck", "boards": "board",
+                    "pages": "page"}[kind]
+            if not pattern.fullmatch(name) or name in RESERVED or keyword.iskeyword(name):
+                findings.error("manifest-name", where, f"'{name}' cannot name a {what}",
+                               field=kind, hint="use lower-case letters, digits and _, and "
+                               f"none of: {', '.join(sorted(RESERVED))}")
+            # Tables and decks share the names expressions see; decks, boards and pages
+            # share the sheet names `--sheets` takes.
+            spaces = {"data": ("parts",), "decks": ("parts", "sheets"), "boards": ("sheets",),
+                      "pages": ("sheets",)}[kind]
+            for space in spaces:
+                other = seen.get((space, name))
+                if other:
+                    findings.error("manifest-name", where, f"'{name}' names both a {other} "
+                                   f"and a {what}", field=kind, hint="give each its own name")
+                seen[(space, name)] = what
+    types: dict[str, RecordType] = {}
+    for name, table in info.data.items():
+        record = reader.record(table.fields, f"data.{name}.fields", name, table.label,
+                               table.where.of("label") if table.label else table.where.at)
+        if record is not None:
+            types[name] = record
+    for name, deck in info.decks.items():
+        if bool(deck.file) == (deck.each is not None):
+            findings.error("manifest-items", deck.where.at,
+                           f"deck '{name}' needs exactly one of 'file' or 'each'",
+                           field=f"decks.{name}",
+                           hint="file: a YAML or CSV list of items; each: items made from data")
+            continue
+        if deck.file:
+            record = reader.record(deck.fields, f"decks.{name}.fields", name, deck.label,
+                                   deck.where.of("label") if deck.label else deck.where.at)
+            if record is not None:
+                types[name] = record
+    if findings.errors:
+        return None
+    for name, table in info.data.items():
+        game.parts[name] = loader.records(table.file, table.where.of("file"), types[name],
+                                          table.shape, name)
+    for name, deck in info.decks.items():
+        if deck.file:
+            game.parts[name] = loader.records(deck.file, deck.where.of("file"), types[name],
+                                              "list", name)
+    if findings.errors or any(v is INVALID for v in game.parts.values()):
+        return None
+    keys = _keys(info, game, types, findings)
+    for name, record in types.items():
+        loader.check_values(game.parts[name], record, keys)
+    for name, deck in info.decks.items():
+        if deck.file:
+            game.parts[name] = _arrange(game.parts[name], deck, types[name], findings,
+                                        loader.game_shown)
+        else:
+            game.parts[name] = _generate(deck, name, game, findings, loader)
+    if findings.errors:
+        return None
+    _read_components(game, findings)
+    return game if not findings.errors else None
+
+
+def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Findings
+          ) -> dict[str, set]:
+    """The keys each table and deck can be referred to by; declared refs are checked here."""
+    keys: dict[str, set] = {}
+    specs = {**info.data, **info.decks}
+    for name, value in game.parts.items():
+        key = specs[name].key
+        records = value if isinstance(value, tuple) else (value,)
+        if types[name].fields.get(key) is not None:
+            keys[name] = {getattr(r, key) for r in records}
+
+    def check(record: RecordType, path: str) -> None:
+        for spec in record.fields.values():
+            target = spec.of if spec.kind == "list" and spec.of else spec
+            if target.kind == "ref" and target.to not in keys:
+                known = [n for n in specs if n in keys]
+                findings.error("manifest-ref", spec.where, f"'{target.to}' is not a table or "
+                               f"deck with a '{specs[target.to].key if target.to in specs else 'name'}'"
+                               " field", field=f"{path}.{spec.name}",
+                               hint=suggest(target.to, known) or f"tables and decks: "
+                               f"{', '.join(known) or 'none'}")
+            if target.record is not None:
+                check(target.record, f"{path}.{spec.name}")
+
+    for name, record in types.items():
+        check(record, name)
+    return keys
+
+
+def _arrange(items: tuple, deck: DeckSpec, record: RecordType, findings: Findings,
+             shown: str) -> tuple:
+    """Apply a deck's `quantity` (copies of each item) and `sort` (print order)."""
+    if deck.quantity:
+        spec = record.fields.get(deck.quantity)
+        if spec is None or spec.kind != "whole":
+            findings.error("manifest-quantity", deck.where.of("quantity"),
+                           f"quantity names '{deck.quantity}', which is not a whole-number "
+                           "field of the deck", field="quantity",
+                           hint=suggest(deck.quantity, record.fields) or
+                           "declare it, e.g. copies: {type: whole, min: 0, default: 1}")
+            return items
+        bad = [i for i in items if getattr(i, deck.quantity) < 0]
+        for item in bad:
+            findings.error("schema-range", item.where.of(deck.quantity),
+                           f"{getattr(item, deck.quantity)} copies must be >= 0",
+                           subject=item.label, field=deck.quantity)
+        if bad:
+            return items
+        total = sum(getattr(i, deck.quantity) for i in items)
+        if total > MAX_ITEMS:
+            findings.error("manifest-quantity", deck.where.of("quantity"),
+                           f"the {deck.quantity} column adds up to {total} items, more than "
+                           f"the {MAX_ITEMS} a deck may hold", field="quantity",
+                           hint="check for a stray extra digit")
+            return items
+        items = tuple(i for i in items for _ in range(getattr(i, deck.quantity)))
+    return _sorted(items, deck, list(record.fields), findings)
+
+
+def _sorted(items: tuple, deck: DeckSpec, fields: list[str], findings: Findings) -> tuple:
+    if not deck.sort:
+        return items
+    name = deck.sort.removeprefix("-")
+    if name not in fields:
+        findings.error("manifest-sort", deck.where.of("sort"),
+                       f"sort names '{name}', which is not a field of the deck",
+                       hint=suggest(name, fields) or f"fields: {', '.join(fields)}")
+        return items
+    present = [i for i in items if getattr(i, name, None) is not None]
+    missing = [i for i in items if getattr(i, name, None) is None]
+    try:
+        ordered = sorted(present, key=lambda i: getattr(i, name),
+                         reverse=deck.sort.startswith("-"))
+    except TypeError:
+        findings.error("manifest-sort", deck.where.of("sort"),
+                       f"the values of '{name}' cannot be put in order", hint="sort by a "
+                       "field of text or numbers")
+        return items
+    return tuple(ordered + missing)
+
+
+def _generate(deck: DeckSpec, name: str, game: Game, findings: Findings,
+              loader: _Loader) -> tuple:
+    """A deck's items made by its `each` generators: nested loops over data expressions."""
+    node = deck.each
+    where = location_of(loader.game_shown, node)
+    if not isinstance(node, SequenceNode) or not node.value:
+        findings.error("manifest-each", where, "each: expected a list of generators",
+                       field=f"decks.{name}.each",
+                       hint='e.g. each: [{colour: "[\'red\', \'blue\']", number: "range(1, 6)"}]')
+        return ()
+    items: list = []
+    for generator in node.value:
+        if not isinstance(generator, MappingNode) or not generator.value:
+            findings.error("manifest-each", location_of(loader.game_shown, generator),
+                           "a generator is a mapping of names to expressions",
+                           field=f"decks.{name}.each")
+            return ()
+        bindings = []
+        for key, value in generator.value:
+            label = key.value if isinstance(key, ScalarNode) else ""
+            if not isinstance(key, ScalarNode) or not NAME.fullmatch(str(label)) or \
+                    label in RESERVED or not isinstance(value, ScalarNode):
+                findings.error("manifest-each", location_of(loader.game_shown, key),
+                               f"'{label}': a generator binds a plain name to an expression",
+                               field=f"decks.{name}.each")
+                return ()
+            bindings.append((label, value))
+        try:
+            items.extend(_expand(bindings, game.names(), loader.game_shown, where))
+        except _GenerateError as exc:
+            findings.error("manifest-each", exc.where, exc.message, field=f"decks.{name}.each",
+                           hint=exc.hint)
+            return ()
+        if len(items) > MAX_ITEMS:
+            findings.error("manifest-each", where, f"deck '{name}' makes more than "
+                           f"{MAX_ITEMS} items", hint="check the ranges in its generators")
+            return ()
+    if not items:
+        findings.warning("manifest-each", where, f"deck '{name}' makes no items",
+                         hint="check the lists its generators loop over")
+        return ()
+    fields = list(items[0][0])
+    record_names = sorted({n for item, _ in items for n in item})
+    cls = record_type(
+        record_class_name(name),
+        [*((n, Any, dataclasses.field(default=None)) for n in record_names),
+         ("where", Where, dataclasses.field(default=Where(), compare=False, repr=False))],
+        namespace={"label": loader.label_factory(
+            deck.label or " ".join("{{ " + n + " }}" for n in fields), name,
+            dict.fromkeys(record_names), deck.where.of("label") if deck.label else where)})
+    made = tuple(cls(**values, where=at) for values, at in items)
+    return _sorted(made, deck, record_names, findings)
+
+
+class _GenerateError(Exception):
+    def __init__(self, where: Location, message: str, hint: str = ""):
+        super().__init__(message)
+        self.where, self.message, self.hint = where, message, hint
+
+
+def _expand(bindings: list[tuple[str, Node]], names: dict[str, Any], shown: str,
+            fallback: Location) -> list[tuple[dict[str, Any], Where]]:
+    """Every combination of the bindings, each evaluated with the names bound before it."""
+    results: list[tuple[dict[str, Any], Where]] = []
+
+    def bind(index: int, scope: dict[str, Any], bound: dict[str, Any]) -> None:
+        if len(results) > MAX_ITEMS:
+            return
+        if index == len(bindings):
+            origin = next((v.where for v in bound.values()
+                           if isinstance(getattr(v, "where", None), Where)), Where(fallback))
+            results.append((dict(bound), origin))
+            return
+        label, node = bindings[index]
+        where = location_of(shown, node)
+        try:
+            value = sandbox.compile_expression(node.value, undefined_to_none=False)(**scope)
+        except jinja2.TemplateSyntaxError as exc:
+            raise _GenerateError(where, f"{label}: syntax error in '{node.value}': "
+                                 f"{exc.message}", "quote a word inside the expression: "
+                                 "\"'red'\"") from None
+        except Exception as exc:  # content-written expressions fail as findings
+            raise _GenerateError(where, f"{label}: {type(exc).__name__}: {exc}") from None
+        if isinstance(value, jinja2.Undefined):
+            raise _GenerateError(where, f"{label}: {value._undefined_message}",
+                                 f"names: {', '.join(sorted(n for n in scope if n != 'game'))}")
+        if isinstance(value, (list, tuple, range)):
+            values = value
+        else:
+            values = (value,)
+        for each in values:
+            if isinstance(each, float) and not math.isfinite(each):
+                raise _GenerateError(where, f"{label}: {each} is not a finite number")
+            bind(index + 1, {**scope, label: each}, {**bound, label: each})
+
+    bind(0, dict(names), {})
+    return results
+
+
+def _read_components(game: Game, findings: Findings) -> None:
+    info = game.info
+    for name, deck in info.decks.items():
+        size = read_size(deck.size, deck.where.of("size"), findings, f"decks.{name}.size")
+        if size is not None:
+            game.sheets[name] = Component("deck", name, size, game.parts[name])
+    for name, board in info.boards.items():
+        size = read_size(board.size, board.where.of("size"), findings, f"boards.{name}.size")
+        item = _data_for(board, name, game, findings)
+        if size is not None and item is not INVALID:
+            game.sheets[name] = Component("board", name, size, item)
+    for name, page in info.pages.items():
+        item = _data_for(page, name, game, findings)
+        if item is not INVALID:
+            game.sheets[name] = Component("page", name, None, item)
+
+
+def _data_for(spec: BoardSpec | PageSpec, name: str, game: Game, findings: Findings) -> Any:
+    if not spec.data:
+        return None
+    if spec.data not in game.parts:
+        findings.error("manifest-ref", spec.where.of("data"), f"'{spec.data}' is not a table "
+                       "or deck", field=f"{name}.data",
+                       hint=suggest(spec.data, game.parts) or
+                       f"tables and decks: {', '.join(game.parts) or 'none'}")
+        return INVALID
+    return game.parts[spec.data]
+
+
+__all__ = ["GAME_FILE", "Component", "Game", "load_game", "NOWHERE"]

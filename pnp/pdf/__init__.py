@@ -1,0 +1,2 @@
+"""PDF: page plans in; PDF bytes out. The only package that loads cairo.
+"""

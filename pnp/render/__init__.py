@@ -1,0 +1,2 @@
+"""Render: items and Jinja SVG templates in; fitted, checked SVG faces out.
+"""

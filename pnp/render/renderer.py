@@ -1,0 +1,466 @@
+"""Render: model objects and Jinja SVG templates in; one SVG document per face out.
+
+Templates are looked up in the game's own folder first (`templates/<game>/`), then in the
+project's `templates/common/`, then among pnp's built-in ones (`pnp/templates/`). Autoescape is on and undefined names are errors, so card text with `&`, `<`
+or quotes is always drawn as text and a typo in a template fails loudly.
+
+Text boxes are declared by the template with `text_box(...)`: the box, the font role, the
+preferred and minimum size. Fitting happens here, with the same metrics the PDF is drawn with,
+and anything that had to shrink, does not fit or cannot be drawn becomes a finding on the card.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import posixpath
+import re
+from dataclasses import dataclass
+from xml.parsers import expat
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.loaders import split_template_path
+from markupsafe import Markup, escape
+
+from .. import reads
+from ..errors import OutsideError
+from ..findings import Findings, Location, display_path
+from ..fonts import FACES, metrics
+from ..cache.jinja import CachedCompiling, bytecode_cache
+from .textfit import TOKEN, fit_text, tokens_in, wrap
+from ..units import MM_PER_INCH, Size
+
+MM_PER_PT = 25.4 / 72
+# An SVG length's unit -> millimetres (CSS: 96 px to the inch).
+_SVG_UNITS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_INCH / 72,
+              "pc": MM_PER_INCH / 6, "px": MM_PER_INCH / 96}
+_LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px)?\s*")
+SIZE_TOLERANCE_MM = 0.01
+ICONS_TEMPLATE = "icons.svg.j2"
+# Content files, which the model reads: never embedded as art.
+DATA_SUFFIXES = (".yaml", ".yml", ".csv")
+_IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
+
+
+@dataclass(frozen=True)
+class Face:
+    """One rendered face of one component."""
+
+    svg: str
+    label: str
+    stamp: str = ""  # the face's version stamp (pnp.render.stamps), when it has one
+
+
+def _number(value: float) -> str:
+    """Short, stable decimal text for SVG coordinates (mm; 0.001 mm is far below print)."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class _Environment(CachedCompiling, jinja2.Environment):
+    """Jinja, with compiled templates and labels kept between runs (pnp.cache.jinja)."""
+
+
+class _TemplateLoader(jinja2.BaseLoader):
+    """Finds templates in its folders, first found first, as Jinja's FileSystemLoader does,
+    but reads them through pnp.reads and names them as the user sees them
+    (templates/x/y.svg.j2).
+
+    Each folder looked in is a read, so a lookup that found nothing is noted as one. A
+    template Jinja keeps compiled is not looked up again: its reads are noted again each time
+    Jinja asks whether it is up to date (on every use), for the work using it. The shown
+    name goes into error locations, and names the template's entry in the compiled-template
+    cache, so two copies of a project, each checked from its own folder, share their
+    compiled templates (a checksum of the source decides if an entry is used).
+    """
+
+    def __init__(self, searchpath: list[str]):
+        self.searchpath = searchpath
+        # The source of each template read, by its read's answer (pnp.cache.sheets asks
+        # which of those a piece of work read name `game`).
+        self.sources: dict[str, str] = {}
+
+    def get_source(self, environment, template):
+        looked = []
+        for folder in self.searchpath:
+            filename = os.path.normpath(posixpath.join(folder, *split_template_path(template)))
+            data, answer, error = reads.look(filename)
+            looked.append((filename, answer))
+            if data is not None:
+                break
+            if answer not in (reads.ABSENT, reads.FOLDER, reads.NOT_A_FILE):
+                raise error  # there, but unreadable: as Jinja's own loader would
+        else:
+            plural = "path" if len(self.searchpath) == 1 else "paths"
+            raise jinja2.TemplateNotFound(template, f"{template!r} not found in search "
+                                          f"{plural}: {', '.join(map(repr, self.searchpath))}")
+        source = data.decode("utf-8")
+        self.sources[answer] = source
+        mtime = os.path.getmtime(filename)
+
+        def uptodate() -> bool:
+            for path, found in looked:
+                reads.note(path, found)
+            try:
+                return os.path.getmtime(filename) == mtime
+            except OSError:
+                return False
+
+        return source, display_path(Path(filename), Path.cwd()), uptodate
+
+
+class Renderer:
+    """Renders the faces of one game's components, collecting text findings as it goes."""
+
+    def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
+                 globals_: dict[str, Any], art_folder: Path | None = None):
+        self.env = _Environment(
+            loader=_TemplateLoader([str(d) for d in template_dirs]),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            bytecode_cache=bytecode_cache(),
+        )
+        self.env.filters["n"] = _number
+        self.env.globals.update(globals_)
+        self.env.globals["text_box"] = self.text_box
+        self.env.globals["font"] = _font_attributes
+        self.env.globals["icon"] = self.icon
+        self.env.globals["line_count"] = line_count
+        self.env.globals["image"] = self.image
+        self.env.globals["icons"] = icons
+        self.env.globals["stamp"] = ""  # a face's version stamp, given by pnp.render.stamps
+        self.icons = icons
+        self.info = globals_.get("info")
+        self.art_folder = art_folder
+        self.findings = Findings()
+        self._icon_macro = None
+        self._icon_template = None
+        self._broken: set[tuple[Location, str]] = set()
+        # Each distinct drawing's root attributes, or why it is not well-formed XML: a deck's
+        # backs are one drawing, parsed once.
+        self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
+
+    def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
+        """The findings gathered since the last call, and the (location, message) of those
+        reported once per problem however many faces show it; both start afresh."""
+        taken = self.findings, self._broken
+        self.findings, self._broken = Findings(), set()
+        return taken
+
+    def render(self, template: str, item: Any, expect: Size | None = None,
+               **context: Any) -> Face:
+        """Render one face; a broken or missing template, SVG that is not well-formed, or a
+        drawing whose declared size is not `expect` becomes a finding, not a crash."""
+        label = getattr(item, "label", "")
+        deck = context.get("deck")
+        self._safe = (expect, getattr(deck, "safe_mm", 0)) if expect is not None else None
+        try:
+            svg = self.env.get_template(template).render(card=item, **context)
+        except OutsideError:  # the machine failed (a font, the disk), not the template
+            raise
+        except Exception as exc:  # a template bug, or model code a template called, failed
+            where = self._template_location(template, exc)
+            detail = exc.message if isinstance(exc, jinja2.TemplateError) else exc
+            self._report(where, f"{type(exc).__name__}: {detail}", label)
+            return Face("", label)
+        if not self._svg_usable(svg, template, expect, label):
+            return Face("", label)
+        return Face(svg, label)
+
+    def exists(self, template: str, where: Location, field: str = "") -> bool:
+        """Whether `template` can be found; if not, a finding at `where` (the manifest line
+        that names it), so a typo is reported once, where it was made."""
+        try:
+            self.env.loader.get_source(self.env, template)
+            return True
+        except jinja2.TemplateNotFound:
+            folders = ", ".join(display_path(Path(d), Path.cwd()) + "/"
+                                for d in self.env.loader.searchpath[:-1])
+            self._report(where, f"template '{template}' not found", "", "template-missing",
+                         f"create it in {folders} or fix the name")
+            return False
+        except (OSError, UnicodeDecodeError) as exc:
+            self._report(where, f"template '{template}' cannot be read: {exc}", "",
+                         "template-missing", "save the template as UTF-8 text")
+            return False
+
+    def _report(self, where: Location, message: str, label: str, rule: str = "template-error",
+                hint: str = "fix the template; the content was not at fault") -> None:
+        if (where, message) not in self._broken:  # once per template problem, not per card
+            self._broken.add((where, message))
+            self.findings.error(rule, where, message, subject=label, hint=hint)
+
+    def _svg_usable(self, svg: str, template: str, expect: Size | None, label: str) -> bool:
+        """Parse the rendered SVG as the PDF stage will, and compare its declared size."""
+        root = self._roots.get(svg)
+        if root is None:
+            try:
+                root = _root_attributes(svg)
+            except expat.ExpatError as exc:
+                root = exc.with_traceback(None)
+            self._roots[svg] = root
+        if isinstance(root, expat.ExpatError):
+            line, column = root.lineno, root.offset
+            rendered = svg.splitlines()[line - 1] if 0 < line <= len(svg.splitlines()) else ""
+            where = self._source_line(template, rendered)
+            reason = str(root).split(":")[0]
+            self._report(where, f"the SVG it draws is not well-formed XML: {reason} (at "
+                         f"'{_excerpt(rendered, column)}')", label, "template-xml",
+                         "close every tag and quote every attribute in the template")
+            return False
+        if expect is None:
+            return True
+        size = _declared_size(root)
+        if size is None:
+            self._report(self._source_line(template, "<svg"), "the root <svg> declares no physical width and height",
+                         label, "template-size", f'declare width="{expect.width_mm:g}mm" '
+                         f'height="{expect.height_mm:g}mm" and a viewBox in mm')
+            return False
+        if abs(size.width_mm - expect.width_mm) > SIZE_TOLERANCE_MM or \
+                abs(size.height_mm - expect.height_mm) > SIZE_TOLERANCE_MM:
+            self._report(self._source_line(template, "<svg"), f"draws {size.width_mm:g} x {size.height_mm:g} mm, but it is "
+                         f"printed at {expect.width_mm:g} x {expect.height_mm:g} mm", label,
+                         "template-size", "make the template's width and height match the "
+                         "size declared in game.yaml, so nothing is stretched")
+            return False
+        return True
+
+    def _source_line(self, template: str, rendered: str) -> Location:
+        """The template line that most likely wrote `rendered` (Jinja keeps no output map)."""
+        try:
+            source, filename, _ = self.env.loader.get_source(self.env, template)
+        except jinja2.TemplateNotFound:
+            return Location(template)
+        lines = source.splitlines()
+        wanted = rendered.strip()
+        exact = next((n for n, text in enumerate(lines, start=1) if wanted and wanted in text),
+                     0)
+        if exact:
+            return Location(filename, exact, 1)
+        import difflib  # only to place a problem whose line is not written out in the source
+
+        best, score = 0, 0.0
+        for number, text in enumerate(lines, start=1):
+            ratio = difflib.SequenceMatcher(None, wanted[:200], text.strip()[:200]).ratio()
+            if ratio > score:
+                best, score = number, ratio
+        return Location(filename, best, 1) if best else Location(filename)
+
+    def image(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
+              fit: str = "meet") -> Markup:
+        """Draw the art named by `card.<field>` (an `image` field, checked by the model stage)
+        into the box (x, y, width, height in mm), embedded in the face. Raster art too coarse
+        for the box it prints in is a warning on the card, with its effective dpi."""
+        if self.art_folder is None:
+            raise ValueError("this game has no art folder")
+        path = str(getattr(card, field))
+        file = (self.art_folder / path).resolve()
+        if not file.is_relative_to(self.art_folder.resolve()):
+            raise ValueError(f"'{path}' is outside the game folder")
+        if file.suffix.lower() in DATA_SUFFIXES:
+            raise ValueError(f"'{path}' is a content file, not art")
+        data = reads.read_file(file)
+        x, y, width, height = box_mm
+        where = card.where.of(field) if hasattr(card, "where") else None
+        if where is not None:
+            from ..load.art import resolution_finding
+
+            finding = resolution_finding(data, (width, height), where, shown=path,
+                                         subject=getattr(card, "label", ""), field=field,
+                                         fit=fit)
+            if finding is not None and (where, finding.message) not in self._broken:
+                self._broken.add((where, finding.message))
+                self.findings.add(finding)
+        kind = next((t for magic, t in _IMAGE_TYPES.items() if data.startswith(magic)),
+                    "image/svg+xml")
+        encoded = base64.b64encode(data).decode("ascii")
+        aspect = "xMidYMid slice" if fit == "slice" else "xMidYMid meet"
+        return Markup(f'<image x="{_number(x)}" y="{_number(y)}" width="{_number(width)}" '
+                      f'height="{_number(height)}" preserveAspectRatio="{aspect}" '
+                      f'href="data:{kind};base64,{encoded}"/>')
+
+    def _template_location(self, template: str, exc: Exception) -> Location:
+        """The template file and line where rendering failed, as precisely as Jinja knows."""
+        name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
+        if name is None:
+            trace = exc.__traceback__
+            while trace is not None:
+                if trace.tb_frame.f_code.co_filename.endswith(".j2"):
+                    name, line = trace.tb_frame.f_code.co_filename, trace.tb_lineno
+                trace = trace.tb_next
+        if name is None:
+            return Location(template)
+        return Location(name, line or 0, 1 if line else 0)
+
+    def icon(self, name: str, x_mm: float, y_mm: float, size_mm: float) -> Markup:
+        # Asked for at every use, so the work drawing the icon notes the template's reads.
+        template = self.env.get_template(ICONS_TEMPLATE)
+        if template is not self._icon_template:
+            self._icon_template, self._icon_macro = template, template.module.icon
+        return self._icon_macro(self.icons[name], x_mm, y_mm, size_mm)
+
+    def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
+                 font: str = "body", size_pt: float = 9, min_pt: float | None = None,
+                 leading: float = 1.2, align: str = "left", valign: str = "top",
+                 fill: str = "#000000", policy: str = "shrink", text: str | None = None
+                 ) -> Markup:
+        """Fit `card.<field>` into the box (x, y, width, height in mm) and draw it.
+
+        policy 'shrink' may go down to `min_pt` (a warning below `size_pt`); 'fail' may not.
+        `text` draws other words (a title with its number) checked at the field's location.
+        """
+        text = str(getattr(card, field) if text is None else text)
+        x, y, width, height = box_mm
+        face = metrics(font)
+        where = card.where.of(field) if hasattr(card, "where") else None
+        label = getattr(card, "label", "")
+        smallest = size_pt if policy == "fail" or min_pt is None else min_pt
+        self._check_characters(text, face, where, label, field)
+        fit = fit_text(text, face, width, height, size_pt, smallest, leading, align)
+        if where is not None:
+            if not fit.fits:
+                self._report_overflow(fit, text, box_mm, smallest, where, label, field)
+            elif fit.size_pt < size_pt:
+                self.findings.warning(
+                    "text-shrunk", where,
+                    f"text shrunk from {size_pt:g} pt to {fit.size_pt:g} pt to fit its box",
+                    subject=label, field=field,
+                    hint="shorten it a little if it should print at the designed size")
+        if where is not None and fit.fits:
+            self._check_safe_zone(fit, x, y, height, valign, where, label, field)
+        return self._draw(fit, face.face, x, y, width, height, valign, fill)
+
+    def _check_safe_zone(self, fit, x, y, height, valign, where, label, field) -> None:
+        """A warning when the drawn text (not its box) reaches into the deck's safe margin,
+        where a slightly misaligned cut would trim it."""
+        if not getattr(self, "_safe", None) or not self._safe[1]:
+            return
+        size, safe = self._safe
+        runs = [run for line in fit.lines for run in line]
+        if not runs:
+            return
+        offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
+                  "bottom": height - fit.height_mm}[valign]
+        left = x + min(run.x_mm for run in runs)
+        right = x + max(run.x_mm + run.width_mm for run in runs)
+        top = y + max(offset, 0.0)
+        bottom = top + fit.height_mm
+        if (left < safe - 0.01 or top < safe - 0.01 or right > size.width_mm - safe + 0.01
+                or bottom > size.height_mm - safe + 0.01):
+            self.findings.warning(
+                "text-in-safe-margin", where,
+                f"text reaches into the {safe:g} mm safe margin of its "
+                f"{size.width_mm:g} x {size.height_mm:g} mm piece", subject=label, field=field,
+                hint="keep text inside the safe area (the deck's safe_mm), where a cut that "
+                     "wanders cannot trim it")
+
+    def _check_characters(self, text, face, where, label, field) -> None:
+        if where is None:
+            return
+        for token in tokens_in(text):
+            if token not in self.icons:
+                known = ", ".join("{" + name + "}" for name in self.icons)
+                self.findings.error("text-unknown-token", where,
+                                    f"unknown icon token {{{token}}}", subject=label,
+                                    field=field, hint=f"known tokens: {known}")
+        for char in face.missing(_strip_tokens(text)):
+            self.findings.error(
+                "glyph-missing", where,
+                f"character '{char}' (U+{ord(char):04X}) is not in the bundled font "
+                f"{face.face.family}", subject=label, field=field,
+                hint="it would print as an empty box; replace it")
+
+    def _report_overflow(self, fit, text, box_mm, smallest, where, label, field) -> None:
+        _, _, width, height = box_mm
+        if fit.too_wide:
+            message = (f"the word '{fit.too_wide}' is wider than its {width:g} mm box even at "
+                       f"{smallest:g} pt")
+            hint = "break or shorten the word"
+        else:
+            message = (f"text overflows its {width:g} x {height:g} mm box by "
+                       f"{fit.overflow_mm:.1f} mm ({fit.overflow_lines} line"
+                       f"{'s' if fit.overflow_lines != 1 else ''}) even at {smallest:g} pt")
+            hint = f"shorten it by about {_words_to_cut(text, fit)} words"
+        self.findings.error("text-overflow", where, message, subject=label, field=field,
+                            hint=hint)
+
+    def _draw(self, fit, face, x, y, width, height, valign, fill) -> Markup:
+        size_mm = fit.size_pt * MM_PER_PT
+        offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
+                  "bottom": height - fit.height_mm}[valign]
+        baseline = y + max(offset, 0.0) + fit.vertical[0] * size_mm
+        parts = [f'<g font-family="{face.family}" font-weight="{face.weight}" '
+                 f'font-size="{_number(size_mm)}" fill="{escape(fill)}">']
+        for runs in fit.lines:
+            for run in runs:
+                if run.icon:
+                    if run.icon in self.icons:
+                        top = baseline - 0.78 * size_mm
+                        parts.append(self.icon(run.icon, x + run.x_mm, top, run.width_mm))
+                else:
+                    parts.append(f'<text x="{_number(x + run.x_mm)}" y="{_number(baseline)}">'
+                                 f"{escape(run.text)}</text>")
+            baseline += fit.leading * size_mm
+        parts.append("</g>")
+        return Markup("".join(str(p) for p in parts))
+
+
+def line_count(text: str, width_mm: float, *, font: str = "body", size_pt: float = 9) -> int:
+    """How many lines `text` wraps to in a box `width_mm` wide at `size_pt`: lets a template
+    give each text box the height it needs before `text_box` fits and checks it."""
+    return len(wrap(str(text), metrics(font), size_pt, width_mm)[0])
+
+
+def _root_attributes(svg: str) -> dict[str, str]:
+    """The attributes of an SVG's root element, once the whole drawing has parsed as
+    well-formed XML, with namespaces, as the PDF stage parses it (ExpatError if not). No
+    tree is built: the check only needs to know that it would parse, and its size."""
+    parser = expat.ParserCreate(namespace_separator="}")
+    root: dict[str, str] = {}
+
+    def start(name: str, attributes: dict[str, str]) -> None:
+        root.update(attributes)
+        parser.StartElementHandler = None  # the root's attributes are all that is read
+
+    parser.StartElementHandler = start
+    parser.Parse(svg, True)
+    return root
+
+
+def _declared_size(root: dict[str, str]) -> Size | None:
+    """The physical size an SVG root's attributes (`_root_attributes`) declare, in mm; None
+    when they declare none."""
+    lengths = []
+    for name in ("width", "height"):
+        match = _LENGTH.fullmatch(root.get(name, ""))
+        if not match or not match.group(2):
+            return None
+        lengths.append(float(match.group(1)) * _SVG_UNITS[match.group(2)])
+    return Size(*lengths)
+
+
+def _excerpt(line: str, column: int) -> str:
+    start = max(column - 20, 0)
+    text = line[start:column + 20].strip()
+    return text if len(text) <= 40 else text[:40]
+
+
+def _strip_tokens(text: str) -> str:
+    return TOKEN.sub("", text)
+
+
+def _words_to_cut(text: str, fit) -> int:
+    words = max(len(text.split()), 1)
+    lines = max(len(fit.lines), 1)
+    return max(1, round(words * fit.overflow_lines / lines))
+
+
+def _font_attributes(role: str) -> Markup:
+    """SVG attributes selecting a bundled font by role: `<text {{ font('title') }}>`."""
+    face = FACES[role]
+    return Markup(f'font-family="{face.family}" font-weight="{face.weight}"')

@@ -1,0 +1,153 @@
+"""Stamps: an item's data and the template that draws it in; a short version stamp out.
+
+Every printed face carries a stamp of its own content, a few characters of a hash of the data
+the face is drawn from and of the template's source, so a person holding a card can tell whether
+it is the current one. A template may place it itself (`{{ stamp }}`, a string); a face that does
+not gets it added as one small line of text in the bottom-right corner inside the safe zone, so
+every game has stamps without editing its templates. The stamp is real text: it can be searched
+for and read back from the PDF.
+
+A face whose template never reads `card` (one back shared by a whole deck) is stamped from the
+template alone, so all copies of a shared back carry the same stamp and one card's edit changes
+only its own front's stamp. `stamps: false` in game.yaml leaves the stamps off the print (a final
+print); they are computed all the same, for the build history and `pnp diff`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+import weakref
+from typing import Any
+
+import jinja2
+from markupsafe import escape
+
+from ..cache.jinja import reads_name
+from .renderer import Face, Renderer, _number
+from ..units import Size
+
+STAMP_CHARS = 6  # hex digits: one edit in 16 million gives the same stamp
+STAMP_PREFIX = "v"
+STAMP_CLASS = "pnp-stamp"  # the element pnp adds, so the visual diff can leave it out
+# The stamp's corner: inside a card's 3 mm safe zone and clear of a frame drawn at its edge
+# (rounded corners included); smaller pieces use a fraction of their side.
+INSET_X_MM, INSET_Y_MM = 4.5, 3.6
+STAMP_FILL = "#8a8a8a"
+
+_templates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def plain(value: Any) -> Any:
+    """An item as JSON-ready data: records as mappings of their fields (without locations),
+    tuples as lists, anything else that is not a number or text as its text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.name != "where"}
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return str(value)
+
+
+def _template_facts(renderer: Renderer, template: str) -> tuple[str, bool]:
+    """The hash of a template's source, and whether it reads `card` (cached per renderer)."""
+    known = _templates.setdefault(renderer, {})
+    if template not in known:
+        try:
+            source = renderer.env.loader.get_source(renderer.env, template)[0]
+            known[template] = _source_facts(renderer.env, source)
+        except (jinja2.TemplateError, OSError, UnicodeDecodeError):
+            # the render reports it; stamp from the data
+            known[template] = (hashlib.sha256(b"").hexdigest(), True)
+    return known[template]
+
+
+_FACTS: dict[str, tuple[str, bool]] = {}
+
+
+def _source_facts(env: jinja2.Environment, source: str) -> tuple[str, bool]:
+    """A template source's hash and whether it reads `card`, parsed once per process."""
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    if digest not in _FACTS:
+        _FACTS[digest] = (digest, reads_name(env, source, "card"))
+    return _FACTS[digest]
+
+
+def compute_stamp(renderer: Renderer, template: str, item: Any) -> str:
+    """The stamp of one face: its data (when the template reads it) and its template."""
+    source_hash, reads_card = _template_facts(renderer, template)
+    data = json.dumps(plain(item), sort_keys=True, ensure_ascii=False) if reads_card else ""
+    digest = hashlib.sha256(f"{template}\n{source_hash}\n{data}".encode("utf-8")).hexdigest()
+    return STAMP_PREFIX + digest[:STAMP_CHARS]
+
+
+def stamps_enabled(renderer: Renderer) -> bool:
+    return bool(getattr(renderer.info, "stamps", True))
+
+
+def render_stamped(renderer: Renderer, template: str, item: Any, expect: Size,
+                   **context: Any) -> Face:
+    """Render a face with `stamp` offered to its template, and add the stamp where the template
+    did not place it. The face carries its stamp either way."""
+    stamp = compute_stamp(renderer, template, item)
+    shown = stamp if stamps_enabled(renderer) else ""
+    face = renderer.render(template, item, expect=expect, stamp=shown, **context)
+    svg = face.svg
+    if svg and shown and shown not in svg:
+        owner = context.get("deck")
+        svg = add_stamp(svg, shown, expect, round_piece=getattr(owner, "shape", "") == "round")
+    return dataclasses.replace(face, svg=svg, stamp=stamp)
+
+
+def stamp_element(stamp: str, size: Size, round_piece: bool = False) -> str:
+    """The stamp as SVG text in the face's own mm units: bottom right, inside the safe zone;
+    on a round piece, bottom centre, inside the circle."""
+    short = min(size.width_mm, size.height_mm)
+    if round_piece:
+        font_mm = min(1.6, short * 0.08)
+        return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm / 2)}" '
+                f'y="{_number(size.height_mm - short * 0.12)}" text-anchor="middle" '
+                f'font-family="Roboto Condensed" font-weight="normal" '
+                f'font-size="{_number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
+    # A whole page or a board keeps clear of the margin a home printer cannot print.
+    inset_x = max(min(INSET_X_MM, short * 0.1), short * 0.03)
+    inset_y = max(min(INSET_Y_MM, short * 0.08), short * 0.03)
+    font_mm = min(1.6, short * 0.09)
+    return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm - inset_x)}" '
+            f'y="{_number(size.height_mm - inset_y)}" text-anchor="end" '
+            f'font-family="Roboto Condensed" font-weight="normal" '
+            f'font-size="{_number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
+
+
+_ROOT = re.compile(r"<svg\b[^>]*>")
+_VIEWBOX = re.compile(r'\bviewBox="\s*([-0-9.eE]+)[\s,]+([-0-9.eE]+)[\s,]+([0-9.eE]+)[\s,]+'
+                      r'([0-9.eE]+)\s*"')
+PX_PER_MM = 96 / 25.4  # SVG user units without a viewBox are CSS pixels
+
+
+def add_stamp(svg: str, stamp: str, size: Size, round_piece: bool = False) -> str:
+    """`svg` with the stamp drawn last, just before the root's closing tag, in mm from the
+    face's top-left corner whatever units the template's viewBox uses."""
+    end = svg.rfind("</svg>")
+    root = _ROOT.search(svg)
+    if end < 0 or root is None:
+        return svg
+    element = stamp_element(stamp, size, round_piece)
+    box = _VIEWBOX.search(root.group(0))
+    x, y, sx, sy = 0.0, 0.0, PX_PER_MM, PX_PER_MM
+    if box:
+        x, y, width, height = (float(v) for v in box.groups())
+        sx, sy = width / size.width_mm, height / size.height_mm
+    if (x, y) != (0, 0) or abs(sx - 1) > 1e-6 or abs(sy - 1) > 1e-6:
+        element = (f'<g transform="translate({_number(x)} {_number(y)}) '
+                   f'scale({sx:.6g} {sy:.6g})">{element}</g>')
+    return svg[:end] + element + "\n" + svg[end:]
+
+
+__all__ = ["compute_stamp", "render_stamped", "add_stamp", "plain", "stamps_enabled"]

@@ -1,0 +1,155 @@
+"""Text fitting: a string, a box and a font in; wrapped lines at the largest size that fits out.
+
+Text wraps greedily at spaces with the real advance widths of the bundled font. If it does not
+fit at the preferred size it shrinks in quarter points down to the template's minimum. Inline
+tokens such as `{red}` become icons one em wide. The result says whether it fits and, if not, by
+how many lines and millimetres, so `pnp check` can say exactly how much to cut.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..fonts import Metrics
+
+TOKEN = re.compile(r"\{([a-z][a-z0-9-]*)\}")
+SIZE_STEP_PT = 0.25
+ICON_EM = 0.95  # icon width as a fraction of the font size
+ICON_GAP_EM = 0.08
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of one line: text, or an icon (then `icon` names it and `text` is empty)."""
+
+    x_mm: float
+    width_mm: float
+    text: str = ""
+    icon: str = ""
+
+
+@dataclass(frozen=True)
+class Fit:
+    size_pt: float
+    leading: float
+    lines: tuple[tuple[Run, ...], ...]
+    line_widths_mm: tuple[float, ...]
+    fits: bool
+    overflow_mm: float  # how far the text runs past the bottom of the box (0 when it fits)
+    overflow_lines: int  # how many lines do not fit
+    too_wide: str  # a single word wider than the box, if any
+
+    vertical: tuple[float, float] = (0.0, 0.0)  # the font's ascent and descent per point of size
+
+    @property
+    def height_mm(self) -> float:
+        return _height_mm(len(self.lines), self.size_pt, self.leading, self.vertical)
+
+
+def pieces(word: str) -> list[tuple[str, str]]:
+    """Split a word into ('text', s) and ('icon', name) pieces."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for match in TOKEN.finditer(word):
+        if match.start() > pos:
+            out.append(("text", word[pos: match.start()]))
+        out.append(("icon", match.group(1)))
+        pos = match.end()
+    if pos < len(word):
+        out.append(("text", word[pos:]))
+    return out
+
+
+def tokens_in(text: str) -> list[str]:
+    return TOKEN.findall(text)
+
+
+def _height_mm(lines: int, size_pt: float, leading: float, vertical: tuple[float, float]) -> float:
+    ascent, descent = vertical
+    size_mm = size_pt * 25.4 / 72
+    if lines == 0:
+        return 0.0
+    return (ascent + descent) * size_mm + (lines - 1) * leading * size_mm
+
+
+def wrap(text: str, font: Metrics, size_pt: float, width_mm: float):
+    """Greedy line breaking; returns (lines of words, widest single word that cannot fit)."""
+    space = font.width_mm(" ", size_pt)
+    icon = (ICON_EM + 2 * ICON_GAP_EM) * size_pt * 25.4 / 72
+    lines: list[list[tuple[str, float]]] = []
+    too_wide = ""
+    for paragraph in text.split("\n"):
+        line: list[tuple[str, float]] = []
+        used = 0.0
+        for word in paragraph.split():
+            w = sum(icon if kind == "icon" else font.width_mm(s, size_pt)
+                    for kind, s in pieces(word))
+            if w > width_mm + 1e-9 and not too_wide:
+                too_wide = word
+            extra = w if not line else used + space + w
+            if line and extra > width_mm + 1e-9:
+                lines.append(line)
+                line, used = [(word, w)], w
+            else:
+                line.append((word, w))
+                used = extra
+        lines.append(line)
+    return lines, too_wide
+
+
+def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
+    """Turn lines of words into runs with x positions (relative to the box's left edge)."""
+    space = font.width_mm(" ", size_pt)
+    icon = ICON_EM * size_pt * 25.4 / 72
+    gap = ICON_GAP_EM * size_pt * 25.4 / 72
+    placed, widths = [], []
+    for words in lines:
+        total = sum(w for _, w in words) + space * max(len(words) - 1, 0)
+        x = {"left": 0.0, "center": (width_mm - total) / 2, "right": width_mm - total}[align]
+        runs: list[Run] = []
+        text, text_x = "", x
+        for i, (word, _) in enumerate(words):
+            if i:
+                text += " " if text else ""
+                x += space
+            for kind, value in pieces(word):
+                if kind == "text":
+                    if not text:
+                        text_x = x
+                    text += value
+                    x += font.width_mm(value, size_pt)
+                else:
+                    if text.strip():
+                        runs.append(Run(text_x, x - text_x, text=text.rstrip()))
+                    text = ""
+                    runs.append(Run(x + gap, icon, icon=value))
+                    x += icon + 2 * gap
+        if text.strip():
+            runs.append(Run(text_x, x - text_x, text=text.rstrip()))
+        placed.append(tuple(runs))
+        widths.append(total)
+    return tuple(placed), tuple(widths)
+
+
+def fit_text(text: str, font: Metrics, width_mm: float, height_mm: float, size_pt: float,
+             min_pt: float, leading: float = 1.2, align: str = "left") -> Fit:
+    """The largest size from `size_pt` down to `min_pt` at which `text` fits the box."""
+    vertical = (font.ascent, font.descent)
+    size = size_pt
+    while True:
+        lines, too_wide = wrap(text, font, size, width_mm)
+        height = _height_mm(len(lines), size, leading, vertical)
+        fits = not too_wide and height <= height_mm + 1e-9
+        if fits or size - SIZE_STEP_PT < min_pt - 1e-9:
+            break
+        size -= SIZE_STEP_PT
+    overflow_mm = max(height - height_mm, 0.0)
+    size_mm = size * 25.4 / 72
+    capacity = 0 if height_mm < (vertical[0] + vertical[1]) * size_mm else (
+        math.floor((height_mm - (vertical[0] + vertical[1]) * size_mm) / (leading * size_mm)
+                   + 1e-9) + 1)
+    runs, widths = place(lines, font, size, width_mm, align)
+    return Fit(size, leading, runs, widths, fits, overflow_mm,
+               max(len(lines) - capacity, 0), too_wide, vertical)

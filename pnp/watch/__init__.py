@@ -1,0 +1,2 @@
+"""Watch: saved changes in; a rebuild and a reloading proof gallery out.
+"""

@@ -1,0 +1,287 @@
+"""The sheet cache: a check draws again only the sheets that read something that changed,
+and what it hands on is what a check drawing everything hands on (pnp.cache.sheets)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+import pnp.fonts
+import pnp.pipeline
+from conftest import REPO
+from pnp.pipeline import Project, check_game
+from pnp.cache.sheets import UNPICKLABLE, value_digest
+
+EVENT_TEXT = 'effect: "Stability +1."'
+
+
+@pytest.fixture
+def drawn(project, monkeypatch, user_cache):
+    """The names of the sheets the next checks draw (not taken from the cache)."""
+    names: list[str] = []
+    real = pnp.pipeline._draw
+
+    def draw(sheet, *args):
+        names.append(sheet.name)
+        return real(sheet, *args)
+
+    monkeypatch.setattr(pnp.pipeline, "_draw", draw)
+
+    def check(game: str = "downturn", root: Path = project, **options) -> set[str]:
+        names.clear()
+        check_game(Project(root), game, jobs=1, **options)
+        return set(names)
+
+    check.entries = lambda: [p for kept in user_cache.glob("sheets-*") for p in kept.iterdir()]
+    return check
+
+
+def handed_on(checked):
+    """What a check hands on: findings as printed, every page plan, every face."""
+    return (sorted(f.format() for f in checked.findings),
+            {name: [(o.file_name, o.plans, o.document) for o in outputs]
+             for name, outputs in checked.outputs.items()},
+            {sheet.name: sheet.gallery() for sheet in checked.sheets})
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    write(path, text.replace(old, new, 1))
+
+
+def write(path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def shadow(folder, name: str) -> None:
+    """A copy of one of pnp's templates in `folder`, edited."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(pnp.pipeline.BUILTIN_TEMPLATES / name, folder / name)
+    with (folder / name).open("a", encoding="utf-8") as handle:
+        handle.write("{# edited #}\n")
+
+
+ALL = {"events", "banks", "shares", "markers", "cubes", "aids", "board"}
+
+
+def test_a_recheck_draws_only_what_an_edit_touched(project, drawn):
+    assert drawn() == ALL
+    assert drawn() == set()
+    edit(project / "content/downturn/events.yaml", EVENT_TEXT,
+         'effect: "Stability +1, and a much longer line of text to fit."')
+    # The board's template reads `game` (regions, banks, tracks): any content edit redraws it.
+    assert drawn() == {"events", "board"}
+    assert drawn() == set()
+
+
+def test_what_a_cached_check_hands_on_is_what_a_full_check_does(project, drawn):
+    events = project / "content/downturn/events.yaml"
+    drawn()
+    # Too long for its box: a finding on the card, from the one sheet drawn again.
+    edit(events, EVENT_TEXT, 'effect: "' + "Stability rises by one, " * 30 + '"')
+    cached = check_game(Project(project), "downturn", jobs=1)
+    fresh = check_game(Project(project), "downturn", jobs=1, remember=False)
+    assert any(f.rule.startswith("text-") for f in cached.findings)
+    assert handed_on(cached) == handed_on(fresh)
+
+
+@pytest.mark.parametrize("change, redrawn", [
+    # A template: the sheets that render it.
+    (lambda root: edit(root / "templates/downturn/event-front.svg.j2", "</svg>",
+                       "<!-- edited --></svg>"), {"events"}),
+    # The project's own copy of pnp's page margins, found before pnp's: every deck's pages.
+    (lambda root: shadow(root / "templates/common", "sheet.svg.j2"), ALL - {"board"}),
+    # The manifest: every sheet prints its title and licence.
+    (lambda root: edit(root / "content/downturn/game.yaml", "title: Downturn",
+                       "title: Downturn Revised"), ALL),
+    # Data only the board reads, through `game`.
+    (lambda root: edit(root / "content/downturn/regions.yaml", "max: 8}", "max: 9}"),
+     {"board"}),
+    # The icons' macros, shadowed: the sheets that draw an icon, in their text or their own.
+    (lambda root: shadow(root / "templates/common", "icons.svg.j2"),
+     {"events", "aids", "board"}),
+    # A file nothing reads.
+    (lambda root: (root / "content/downturn/art.png").write_bytes(b"\x89PNG new art"), set()),
+], ids=["template", "shadowed-template", "manifest", "data-read-through-game", "icons",
+        "unread-file"])
+def test_each_input_draws_its_sheets_again(project, drawn, change, redrawn):
+    drawn()
+    change(project)
+    assert drawn() == redrawn
+
+
+def test_paper_layout_and_working_folder_are_inputs(project, drawn, monkeypatch):
+    from pnp.layout.impose import PrintOptions
+
+    drawn()
+    assert check_game(Project(project), "downturn", "a4", jobs=1).findings is not None
+    assert drawn() == set()  # letter's entries are still there beside a4's
+    assert drawn(options=PrintOptions(layout="home-stack")) == ALL
+    (project / "elsewhere").mkdir()
+    monkeypatch.chdir(project / "elsewhere")  # findings name files relative to it
+    assert drawn() == ALL
+
+
+@pytest.fixture
+def own_fonts(monkeypatch, tmp_path):
+    """A copy of the bundled fonts, which text is measured with from now on."""
+    fonts = tmp_path / "fonts"
+    shutil.copytree(pnp.fonts.font_dir(), fonts)
+    monkeypatch.setattr(pnp.fonts, "font_dir", lambda: fonts)
+    pnp.fonts.metrics.cache_clear()
+    yield fonts
+    monkeypatch.undo()
+    pnp.fonts.metrics.cache_clear()
+
+
+def test_a_font_change_draws_every_sheet_again(project, drawn, own_fonts):
+    assert drawn() == ALL
+    assert drawn() == set()
+    with (own_fonts / pnp.fonts.FACES["body"].file).open("ab") as handle:
+        handle.write(b"\0\0\0\0")
+    assert drawn() == set()  # this process measures with the bytes it read
+    pnp.fonts.metrics.cache_clear()  # as a new process: it reads the fonts again
+    assert drawn() == ALL
+
+
+def test_art_a_card_embeds_draws_its_sheet_again(tmp_path, monkeypatch, drawn):
+    """The player aid embeds coin.svg; the cards' template names `game`, so they depend on
+    every file the game was loaded from, the art checked as it loads among them."""
+    root = tmp_path / "debtors"
+    shutil.copytree(REPO / "tests/data/games/debtors", root)
+    monkeypatch.chdir(root)
+    every = drawn("debtors", root)
+    assert {"aid", "cards", "tokens"} <= every and drawn("debtors", root) == set()
+    art = root / "content/debtors/coin.svg"
+    write(art, art.read_text(encoding="utf-8").replace("</svg>", "<!-- new --></svg>"))
+    assert drawn("debtors", root) == {"aid", "cards"}
+
+
+def test_game_read_through_an_imported_macro_counts(project, drawn):
+    """A template that imports a macro reading `game` depends on the whole game's data,
+    though it never names `game` itself."""
+    templates = project / "templates/downturn"
+    write(templates / "count.svg.j2",
+          "{% macro regions() %}{{ game.regions | length }}{% endmacro %}")
+    edit(templates / "cube-front.svg.j2", "</svg>",
+         '{% import "count.svg.j2" as count %}<!-- {{ count.regions() }} --></svg>')
+    drawn()
+    edit(project / "content/downturn/regions.yaml", "max: 8}", "max: 9}")
+    assert drawn() == {"cubes", "board"}
+
+
+def test_an_unreadable_entry_is_drawn_again(project, drawn):
+    first = check_game(Project(project), "downturn", jobs=1)
+    entries = drawn.entries()
+    assert len(entries) == len(ALL)
+    for entry in entries:
+        entry.write_bytes(b"not a kept sheet")
+    again = check_game(Project(project), "downturn", jobs=1)
+    assert handed_on(again) == handed_on(first)
+
+
+def test_build_no_cache_keeps_nothing_and_draws_the_same_bytes(project, drawn, run,
+                                                                monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert run("build", "-j", "1", "--no-cache", "--out", "fresh").code == 0
+    assert drawn.entries() == []
+    drawn()  # the sheets kept by a check ...
+    assert run("build", "-j", "1", "--out", "kept").code == 0  # ... and built from
+    pdfs = sorted(p.relative_to(project / "fresh") for p in (project / "fresh").rglob("*.pdf"))
+    assert pdfs
+    for pdf in pdfs:
+        assert hashlib.sha256((project / "kept" / pdf).read_bytes()).digest() == \
+            hashlib.sha256((project / "fresh" / pdf).read_bytes()).digest(), pdf
+
+
+def test_nothing_is_kept_from_a_file_changed_between_two_reads(project, drawn, monkeypatch):
+    """The events' front template, found when the sheets are listed, is edited before it is
+    drawn: the drawing read two versions of it, so nothing is kept from it."""
+    template = project / "templates/downturn/event-front.svg.j2"
+    real = pnp.pipeline._draw  # the fixture's counting one
+
+    def edited_first(sheet, *args):
+        if sheet.name == "events":
+            edit(template, "</svg>", "<!-- edited meanwhile --></svg>")
+        return real(sheet, *args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(pnp.pipeline, "_draw", edited_first)
+        assert drawn() == ALL
+    assert len(drawn.entries()) == len(ALL) - 1
+    assert drawn() == {"events"}
+    assert drawn() == set()
+
+
+def test_a_template_named_by_an_expression_is_read_as_any_other(project, drawn):
+    """An include whose name is worked out when drawing: the template it found is what the
+    sheet read, and only an edit of that one draws it again."""
+    templates = project / "templates/downturn"
+    write(templates / "note.svg.j2", "<!-- note -->")
+    edit(templates / "cube-front.svg.j2", "</svg>",
+         '{% include "no" ~ "te.svg.j2" %}</svg>')
+    drawn()
+    edit(templates / "bank-front.svg.j2", "</svg>", "<!-- edited --></svg>")
+    assert drawn() == {"banks"}
+    write(templates / "note.svg.j2", "<!-- another note -->")
+    assert drawn() == {"cubes"}
+
+
+def test_a_template_created_after_a_check_that_missed_it_is_drawn(project, run,
+                                                                    monkeypatch, tmp_path):
+    """A check that looked a template up and found nothing depends on it being absent: once
+    it is created (here with a mistake in it), the next check draws with it and reports the
+    mistake, and a build fails on it exactly as one with --no-cache does."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "user-cache"))
+    game = project / "content/downturn/game.yaml"
+    edit(game, "front: event-front.svg.j2", "front: event-new.svg.j2")
+    missing = run("check", "--game", "downturn")
+    assert missing.code == 1 and "template-missing" in missing.err, missing.err
+    created = project / "templates/downturn/event-new.svg.j2"
+    created.write_text((project / "templates/downturn/event-front.svg.j2").read_text(
+        encoding="utf-8").replace("</svg>", "{{ card.no_such_field }}</svg>"), encoding="utf-8")
+    again = run("check", "--game", "downturn")
+    assert again.code == 1 and "no_such_field" in again.err, again.err
+    built = run("build", "--game", "downturn", "--sheets", "events")
+    fresh = run("build", "--game", "downturn", "--sheets", "events", "--no-cache")
+    assert "internal error" not in built.err
+    assert (built.code, built.lines) == (fresh.code, fresh.lines)
+
+
+def test_a_sheet_whose_values_cannot_be_pickled_is_drawn_every_time(project, drawn,
+                                                                      monkeypatch):
+    import pnp.cache.sheets
+
+    real = pnp.cache.sheets.value_digest
+
+    def digest(value):
+        if getattr(value, "name", None) == "markers":
+            raise pickle.PicklingError("a value pickle cannot write")
+        return real(value)
+
+    monkeypatch.setattr(pnp.cache.sheets, "value_digest", digest)
+    assert drawn() == ALL
+    assert drawn() == {"markers"}
+    assert len(drawn.entries()) == len(ALL) - 1
+
+
+def test_a_key_is_a_pickle_of_plain_values_record_types_included():
+    from pnp.load.manifest import record_type
+
+    def card_type():
+        return record_type("Card", [("title", str, dataclasses.field(default=None))], {})
+
+    card = card_type()
+    assert value_digest(card(title="A")) == value_digest(card(title="A"))
+    assert value_digest(card(title="A")) != value_digest(card(title="B"))
+    # Made again by another check: the same name, the same fields, the same key.
+    assert value_digest([card(title="A")]) == value_digest([card_type()(title="A")])
+    assert value_digest(card) == value_digest(card_type())
+    with pytest.raises(UNPICKLABLE):
+        value_digest({"a": lambda: 0})
