@@ -43,13 +43,17 @@ Every edited file's modification time is set forward explicitly (os.utime, one s
 edit, all in the past), so no edit can hide behind a coarse file clock or look like it happened
 during a run.
 
-The default run is 3 examples of 25 steps (the first example Hypothesis tries is its simplest:
-the first edit, repeated). A longer run, of about 500 steps of random edits:
+The default run is 5 examples of 25 steps: 100 steps of random edits, and first the example
+Hypothesis deems simplest (one edit, repeated). Each example makes only some kinds of edit
+(Hypothesis leaves some rules out of each, to reach deeper into the others). A longer run, of
+500 steps of random edits:
 
     PNP_PROPERTY_STEPS=500 python -m pytest tests/test_cache_property.py
 
-PNP_PROPERTY_STEPS is the number of steps of random examples wanted; there is one more
-example of 25 steps, the simplest.
+PNP_PROPERTY_STEPS is the number of steps of random examples wanted, in examples of 25 steps.
+When a difference is found, Hypothesis looks for the shortest sequence of edits that shows
+it, which can take several minutes; the sequence is printed, and kept in .hypothesis/ to be
+tried first on the next run.
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ from pnp.entry import run as pnp
 GAME = "ledger"
 SOURCE = Path(__file__).resolve().parent / "data" / "games" / GAME
 STEPS_PER_EXAMPLE = 25
-STEPS = int(os.environ.get("PNP_PROPERTY_STEPS", "50"))
+STEPS = int(os.environ.get("PNP_PROPERTY_STEPS", "100"))
 SOURCE_DATE_EPOCH = "1700000000"
 
 
