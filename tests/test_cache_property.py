@@ -19,7 +19,13 @@ a printer profile) one edit at a time:
   file removed;
 - the art: the bytes of art.png (other colours and sizes, one too coarse, one not an image)
   and of art.svg (one refused);
-- and which layout and printer the builds ask for (`prop` or `home`, `office` or none).
+- and which layout, printer and paper the builds ask for (`prop` or `home`, `office` or none,
+  A4 or Letter).
+
+The checks are on Letter, the builds start on A4: a check keeps each sheet in the same place
+of the cache as a build on the same paper, with a key that includes the layout and printer,
+so a check and a build on one paper with other print options take each other's places, and
+neither would ever find its own again from one step to the next.
 
 Fonts are left out: a project cannot supply one. pnp draws and measures with its bundled files
 only (pnp.fonts: FACES name files in pnp/fonts/, and fontconfig is given only those), so no
@@ -208,7 +214,7 @@ class CacheMachine(RuleBasedStateMachine):
         self.notes = [{"name": "Small note", "amount": 5}, {"name": "Large note", "amount": 50}]
         self.backs = {"cards": "card-back.svg.j2", "notes": "none"}
         self.layouts = {"prop": (2, 8, "ticks"), "home": None}
-        self.layout, self.printer = "prop", "office"
+        self.layout, self.printer, self.paper = "prop", "office", "a4"
         self.saved_env = {name: os.environ.get(name)
                           for name in ("PNP_CACHE_DIR", "SOURCE_DATE_EPOCH", "PNP_JOBS")}
         os.environ.update(PNP_CACHE_DIR=str(self.cache), SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH,
@@ -336,9 +342,10 @@ class CacheMachine(RuleBasedStateMachine):
     def edit_svg_art(self, variant):
         self.write(self.game / "art.svg", SVG_ART[variant])
 
-    @rule(layout=st.sampled_from(["prop", "home"]), printer=st.sampled_from(["office", None]))
-    def choose_build_options(self, layout, printer):
-        self.layout, self.printer = layout, printer
+    @rule(layout=st.sampled_from(["prop", "home"]), printer=st.sampled_from(["office", None]),
+          paper=st.sampled_from(["a4", "letter"]))
+    def choose_build_options(self, layout, printer, paper):
+        self.layout, self.printer, self.paper = layout, printer, paper
 
     # -- the comparison ------------------------------------------------------------------
 
@@ -365,7 +372,7 @@ class CacheMachine(RuleBasedStateMachine):
     @invariant()
     def cached_answers_are_fresh_answers(self):
         check = ["check", *(self.print_options() if CHECK_TAKES_PRINT_OPTIONS else [])]
-        build = ["build", *self.print_options()]
+        build = ["build", *self.print_options(), *(["--paper", "a4"] if self.paper == "a4" else [])]
         fresh = Path(tempfile.mkdtemp(prefix="fresh-", dir=self.base))
         try:
             cached = _masked(self.run(check, self.cache))
@@ -382,9 +389,9 @@ class CacheMachine(RuleBasedStateMachine):
                                   _findings(uncached))
             assert differs is None, differs
             if cached[0] == 0:
-                # The kept folder also holds the PDFs of earlier builds with other layouts.
-                kept = _pdfs(self.out / GAME, self.layout)
-                made = _pdfs(fresh / "out" / GAME, self.layout)
+                # The kept folder also holds the PDFs of earlier builds with other options.
+                kept = _pdfs(self.out / GAME, self.paper, self.layout)
+                made = _pdfs(fresh / "out" / GAME, self.paper, self.layout)
                 assert sorted(kept) == sorted(made), \
                     f"pnp {' '.join(build)}: PDFs {sorted(kept)}, without the cache {sorted(made)}"
                 differ = [name for name in sorted(made) if kept[name] != made[name]]
@@ -422,10 +429,10 @@ def _difference(command: str, cached: tuple[int, str, str],
     return f"{command}: the cached answer differs\n{diff}"
 
 
-def _pdfs(folder: Path, layout: str) -> dict[str, bytes]:
-    """The PDFs a build with this layout writes: SHEET-letter.pdf with `home`, else
-    SHEET-letter-LAYOUT.pdf."""
-    ending = "-letter.pdf" if layout == "home" else f"-letter-{layout}.pdf"
+def _pdfs(folder: Path, paper: str, layout: str) -> dict[str, bytes]:
+    """The PDFs a build on this paper with this layout writes: SHEET-PAPER.pdf with `home`,
+    else SHEET-PAPER-LAYOUT.pdf."""
+    ending = f"-{paper}.pdf" if layout == "home" else f"-{paper}-{layout}.pdf"
     return {path.name: path.read_bytes() for path in folder.glob(f"*{ending}")}
 
 
