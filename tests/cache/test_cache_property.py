@@ -85,8 +85,10 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from pnp.entry import run as pnp
 
+from conftest import TESTS
+
 GAME = "ledger"
-SOURCE = Path(__file__).resolve().parent / "data" / "games" / GAME
+SOURCE = TESTS / "data" / "games" / GAME
 STEPS_PER_EXAMPLE = 25
 STEPS = int(os.environ.get("PNP_PROPERTY_STEPS", "100"))
 SOURCE_DATE_EPOCH = "1700000000"
