@@ -278,6 +278,16 @@ def reportlab_direct(project: Path) -> None:
     canvas.save()
 
 
+def measure_round(results: dict, name: str, runs_by: dict, round_: int) -> None:
+    """One round of a case: each checkout's command once, in turn, its figures kept."""
+    for label, run in in_turn(runs_by, round_):
+        wall, peak, cpu = measure(run)
+        figures = results.setdefault(name, {}).setdefault(label, Figures())
+        figures.wall.append(wall)
+        figures.peak.append(peak)
+        figures.cpu.append(cpu)
+
+
 def in_turn(by_label: dict, round_: int) -> list:
     """The checkouts' items, the first checkout first in even rounds, last in odd ones: neither
     always runs right after the other."""
@@ -367,12 +377,7 @@ def build_section(checkouts: list[Checkout], scratch: Path, runs: int,
     for round_ in range(runs):
         print(f"  build: round {round_ + 1} of {runs}", file=sys.stderr, flush=True)
         for name, runs_by in cases.items():
-            for label, run in in_turn(runs_by, round_):
-                wall, peak, cpu = measure(run)
-                figures = results.setdefault(name, {}).setdefault(label, Figures())
-                figures.wall.append(wall)
-                figures.peak.append(peak)
-                figures.cpu.append(cpu)
+            measure_round(results, name, runs_by, round_)
 
     def median(name: str, label: str) -> float:
         return statistics.median(results[name][label].wall)
@@ -461,12 +466,7 @@ def big_section(checkouts: list[Checkout], scratch: Path, runs: int, count: int,
     for round_ in range(runs):
         print(f"  big: round {round_ + 1} of {runs}", file=sys.stderr, flush=True)
         for name, runs_by in cases.items():  # cold first: the edited check follows it
-            for label, run in in_turn(runs_by, round_):
-                wall, peak, cpu = measure(run)
-                figures = results.setdefault(name, {}).setdefault(label, Figures())
-                figures.wall.append(wall)
-                figures.peak.append(peak)
-                figures.cpu.append(cpu)
+            measure_round(results, name, runs_by, round_)
     cores = os.cpu_count() or 1
     for checkout in checkouts:
         label = checkout.label
