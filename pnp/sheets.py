@@ -109,6 +109,11 @@ class Deck:
 
         return [part(start) for start in range(0, max(len(self.items), 1), PART_ITEMS)]
 
+    def part_items(self, index: int) -> tuple[Any, ...]:
+        """The items whose faces part `index` of `parts` draws: all a part's faces depend on,
+        with the deck's other fields, unless its templates read `deck` (the whole deck)."""
+        return tuple(self.items[index * PART_ITEMS:(index + 1) * PART_ITEMS])
+
     def join(self, parts: list[Drawn]) -> None:
         self.fronts = [face for drawn in parts for face in drawn["fronts"]]
         self.backs = [face for drawn in parts for face in drawn["backs"]]

@@ -34,7 +34,7 @@ import io
 import os
 import pickle
 import sys
-from dataclasses import fields, is_dataclass
+from dataclasses import fields, is_dataclass, replace
 from functools import cache
 from operator import attrgetter
 from pathlib import Path
@@ -45,7 +45,7 @@ from .. import reads
 from . import store
 from .jinja import template_reads
 
-FORMAT = 2
+FORMAT = 3
 PNP_FOLDER = Path(__file__).parent.parent
 # What pickling a value that cannot be written exactly raises.
 UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError, RecursionError)
@@ -151,18 +151,34 @@ class SheetCache:
 
     def key(self, sheet, part: int, parts: int) -> str | None:
         """The key of part `part` of a sheet drawn in `parts` parts, taken before anything is
-        drawn; None when it cannot be told exactly."""
+        drawn; None when it cannot be told exactly.
+
+        A part of a deck drawn in several parts draws its own items' faces only (the pages
+        are planned from all of them afterwards, uncached): its key has those items and the
+        deck's other fields (`part_items`), so a row edited redraws one part. A template
+        that reads `deck` sees every item: `keep` then notes the whole deck's digest too."""
         if self.common is None or self.folder is None:
             return None
+        try:
+            own = getattr(sheet, "part_items", None) if parts > 1 else None
+            if own is None:
+                digest = self._whole(sheet)
+            else:
+                digest = value_digest((replace(sheet, items=()), own(part)))
+        except UNPICKLABLE:
+            return None
+        if digest is None:
+            return None
+        return hashlib.sha256(f"{self.common}\0{digest}\0{part} of {parts}".encode()).hexdigest()
+
+    def _whole(self, sheet) -> str | None:
+        """The digest of a whole sheet, every item included; worked out once per check."""
         if sheet.name not in self._sheets:
             try:
                 self._sheets[sheet.name] = value_digest(sheet)
             except UNPICKLABLE:
                 self._sheets[sheet.name] = None
-        digest = self._sheets[sheet.name]
-        if digest is None:
-            return None
-        return hashlib.sha256(f"{self.common}\0{digest}\0{part} of {parts}".encode()).hexdigest()
+        return self._sheets[sheet.name]
 
     def recall(self, sheet, part: int, key: str):
         """The kept result of a sheet's part with this key whose every read gives the same
@@ -174,35 +190,41 @@ class SheetCache:
             entry = pickle.loads(data)
             if entry["format"] != FORMAT or entry["key"] != key:
                 return None
+            if entry["deck"] is not None and entry["deck"] != self._whole(sheet):
+                return None  # its templates read the whole deck, which has changed
             return entry["work"] if self.answers.same(entry["reads"]) else None
         except Exception:  # noqa: BLE001 - an unreadable entry only costs the drawing
             return None
 
     def keep(self, sheet, part: int, key: str, work, record: reads.Record) -> None:
-        """Keep a sheet part's result with what its drawing read (`record`) and, if one of
-        the templates it read names `game`, what loading the game read."""
-        if self._names_game(record):
+        """Keep a sheet part's result with what its drawing read (`record`); if one of the
+        templates it read names `game`, what loading the game read; if one names `deck`, the
+        whole sheet's digest."""
+        names = self._names(record)
+        if "game" in names:
             record.update(self.loaded)
         if record.mixed:
             return
         try:
+            deck = self._whole(sheet) if "deck" in names else None
             data = pickle.dumps({"format": FORMAT, "key": key, "reads": record.reads,
-                                 "work": work}, pickle.HIGHEST_PROTOCOL)
+                                 "deck": deck, "work": work}, pickle.HIGHEST_PROTOCOL)
         except UNPICKLABLE:
             return
         store.write(self.folder, self._slot(sheet, part), data)
 
-    def _names_game(self, record: reads.Record) -> bool:
+    def _names(self, record: reads.Record) -> set[str]:
+        """The names the templates in `record` read from their context."""
+        names: set[str] = set()
         for answer in record.reads.values():
             source = self.sources.get(answer)
             if source is None:
                 continue  # not a template (or one that could not be read)
             try:
-                if "game" in template_reads(self.env, source)[0]:
-                    return True
+                names.update(template_reads(self.env, source)[0])
             except jinja2.TemplateSyntaxError:
                 continue  # nothing was drawn from it (the render reported it)
-        return False
+        return names
 
 
 __all__ = ["SheetCache", "value_digest"]

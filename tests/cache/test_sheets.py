@@ -285,3 +285,59 @@ def test_a_key_is_a_pickle_of_plain_values_record_types_included():
     assert value_digest(card) == value_digest(card_type())
     with pytest.raises(UNPICKLABLE):
         value_digest({"a": lambda: 0})
+
+
+def _big_poker(root: Path, rows: int = 300) -> Path:
+    """bench/poker with its rows repeated to `rows` cards: a deck drawn in three parts."""
+    for folder in ("content", "templates"):
+        shutil.copytree(REPO / "bench" / "poker" / folder, root / folder)
+    cards = root / "content" / "poker" / "cards.csv"
+    header, *lines = cards.read_text(encoding="utf-8").splitlines()
+    body = [f"{n + 1},{line.split(',', 1)[1]}" for n, line in
+            enumerate(lines[i % len(lines)] for i in range(rows))]
+    write(cards, "\n".join([header, *body]) + "\n")
+    return cards
+
+
+def test_one_row_edited_draws_one_part_of_a_large_deck(tmp_path, monkeypatch, user_cache):
+    cards = _big_poker(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    parts: list[str] = []
+    real = pnp.pipeline._draw
+    monkeypatch.setattr(pnp.pipeline, "_draw",
+                        lambda sheet, *args: parts.append(sheet.name) or real(sheet, *args))
+
+    def check():
+        parts.clear()
+        return check_game(Project(tmp_path), "poker", jobs=1)
+
+    check()
+    assert parts == ["cards"] * 3
+    check()
+    assert parts == []
+    lines = cards.read_text(encoding="utf-8").splitlines()
+    lines[200] = lines[200].replace("Play this card", "Lay this card", 1)  # part 2 of 3
+    write(cards, "\n".join(lines) + "\n")
+    cached = check()
+    assert parts == ["cards"]
+    assert handed_on(cached) == handed_on(check_game(Project(tmp_path), "poker", jobs=1,
+                                                     remember=False))
+
+
+def test_a_template_reading_the_whole_deck_draws_every_part_again(tmp_path, monkeypatch,
+                                                                  user_cache):
+    cards = _big_poker(tmp_path)
+    front = tmp_path / "templates" / "poker" / "card-front.svg.j2"
+    edit(front, "</svg>", '<text x="2" y="2" font-size="2">{{ deck.items | length }}</text></svg>')
+    monkeypatch.chdir(tmp_path)
+    parts: list[str] = []
+    real = pnp.pipeline._draw
+    monkeypatch.setattr(pnp.pipeline, "_draw",
+                        lambda sheet, *args: parts.append(sheet.name) or real(sheet, *args))
+    check_game(Project(tmp_path), "poker", jobs=1)
+    write(cards, cards.read_text(encoding="utf-8") + "301,Extra,hearts,#cc0000,3,Body.\n")
+    parts.clear()
+    cached = check_game(Project(tmp_path), "poker", jobs=1)
+    assert parts == ["cards"] * 3  # every face prints the new count
+    assert handed_on(cached) == handed_on(check_game(Project(tmp_path), "poker", jobs=1,
+                                                     remember=False))
