@@ -188,6 +188,7 @@ FRONTS = {"cards": "card-front.svg.j2", "notes": "note-front.svg.j2"}
 GAPS = [0, 2, 4.5]
 MARGINS = [7, 8, 12, 40, 120]  # 120 mm: no card fits inside (layout-too-large)
 MARK_STYLES = ["ticks", "lines"]
+LAYOUT = st.tuples(st.sampled_from(GAPS), st.sampled_from(MARGINS), st.sampled_from(MARK_STYLES))
 OFFSETS = [-2, 0, 1.5, 25]  # 25 mm is out of range: a finding
 SCALES = [0.98, 1, 1.02, 1.5]  # 1.5 is out of range
 
@@ -300,49 +301,47 @@ class CacheMachine(RuleBasedStateMachine):
         self.write(self.templates / name, original.replace(MARKERS[name], word))
 
     @rule(name=st.sampled_from(sorted(ADDED)), where=st.sampled_from([GAME, "common"]),
-          word=st.sampled_from(["ALTERNATIVE", "OTHER", "{{ card.value }}", "{{ nope }}"]))
-    def add_template(self, name, where, word):
-        self.write(self.root / "templates" / where / name, ADDED[name].replace("MARK", word))
-
-    @rule(name=st.sampled_from(sorted(ADDED)), where=st.sampled_from([GAME, "common"]))
-    def remove_template(self, name, where):
-        (self.root / "templates" / where / name).unlink(missing_ok=True)
+          word=st.none() | st.sampled_from(["ALTERNATIVE", "OTHER", "{{ card.value }}",
+                                            "{{ nope }}"]))
+    def add_or_remove_template(self, name, where, word):
+        """A template written with `word` for its marker, or with None removed."""
+        path = self.root / "templates" / where / name
+        if word is None:
+            path.unlink(missing_ok=True)
+        else:
+            self.write(path, ADDED[name].replace("MARK", word))
 
     @rule(deck=st.sampled_from(sorted(BACKS)), data=st.data())
     def choose_back(self, deck, data):
         self.backs[deck] = data.draw(st.sampled_from(BACKS[deck]), label="back")
         self.write_manifest()
 
-    @rule(gap=st.sampled_from(GAPS), margin=st.sampled_from(MARGINS),
-          style=st.sampled_from(MARK_STYLES))
-    def edit_layout(self, gap, margin, style):
-        self.layouts["prop"] = (gap, margin, style)
+    @rule(edit=st.tuples(st.just("prop"), LAYOUT) | st.tuples(st.just("home"),
+                                                               st.none() | LAYOUT))
+    def edit_layouts(self, edit):
+        """The project's layout `prop` changed, or its own `home` (which wins over the
+        built-in one) changed, added or removed."""
+        name, value = edit
+        self.layouts[name] = value
         self.write_layouts()
 
-    @rule(value=st.one_of(st.none(), st.tuples(st.sampled_from(GAPS), st.sampled_from(MARGINS),
-                                               st.sampled_from(MARK_STYLES))))
-    def override_home(self, value):
-        """The project's own `home`, which wins over the built-in one, or none."""
-        self.layouts["home"] = value
-        self.write_layouts()
+    @rule(value=st.none() | st.tuples(st.sampled_from(OFFSETS), st.sampled_from(OFFSETS),
+                                      st.sampled_from(SCALES)))
+    def edit_printer(self, value):
+        """The printer profile's offsets and scale, or with None the profile removed."""
+        path = self.root / "printers" / "office.yaml"
+        if value is None:
+            path.unlink(missing_ok=True)
+            return
+        x, y, scale = value
+        self.write(path, f'description: "test printer"\noffset_x_mm: {x}\noffset_y_mm: {y}\n'
+                         f"scale: {scale}\n")
 
-    @rule(x=st.sampled_from(OFFSETS), y=st.sampled_from(OFFSETS), scale=st.sampled_from(SCALES))
-    def edit_printer(self, x, y, scale):
-        self.write(self.root / "printers" / "office.yaml",
-                   f'description: "test printer"\noffset_x_mm: {x}\noffset_y_mm: {y}\n'
-                   f"scale: {scale}\n")
-
-    @rule()
-    def remove_printer(self):
-        (self.root / "printers" / "office.yaml").unlink(missing_ok=True)
-
-    @rule(variant=st.sampled_from(sorted(PNG_ART)))
-    def edit_png_art(self, variant):
-        self.write(self.game / "art.png", PNG_ART[variant])
-
-    @rule(variant=st.sampled_from(sorted(SVG_ART)))
-    def edit_svg_art(self, variant):
-        self.write(self.game / "art.svg", SVG_ART[variant])
+    @rule(art=st.sampled_from([("art.png", name) for name in sorted(PNG_ART)] +
+                              [("art.svg", name) for name in sorted(SVG_ART)]))
+    def edit_art(self, art):
+        name, variant = art
+        self.write(self.game / name, (PNG_ART if name == "art.png" else SVG_ART)[variant])
 
     @rule(layout=st.sampled_from(["prop", "home"]), printer=st.sampled_from(["office", None]),
           paper=st.sampled_from(["a4", "letter"]))
