@@ -33,7 +33,7 @@ file in a project changes which font is used.
 
 After every edit, with the user's cache folder (PNP_CACHE_DIR) and the output folder kept from
 step to step and SOURCE_DATE_EPOCH fixed, each command is run as the `pnp` console script runs
-it (pnp.entry.run: the remembered quick answer first, then pnp), in-process:
+it (pnp.entry.run), in-process:
 
 - `pnp check` against `pnp check` with a fresh, empty cache folder: the same exit code and the
   same output, the elapsed seconds masked;
@@ -54,7 +54,7 @@ Hypothesis deems simplest (one edit, repeated). Each example makes only some kin
 (Hypothesis leaves some rules out of each, to reach deeper into the others). A longer run, of
 500 steps of random edits:
 
-    PNP_PROPERTY_STEPS=500 python -m pytest tests/test_cache_property.py
+    PNP_PROPERTY_STEPS=500 python -m pytest tests/cache/test_cache_property.py
 
 PNP_PROPERTY_STEPS is the number of steps of random examples wanted, in examples of 25 steps.
 When a difference is found, Hypothesis looks for the shortest sequence of edits that shows
@@ -351,8 +351,7 @@ class CacheMachine(RuleBasedStateMachine):
     # -- the comparison ------------------------------------------------------------------
 
     def print_options(self) -> list[str]:
-        """The builds' options; `home` is the default, left unsaid, so that a build without a
-        printer is a command line pnp may answer from its record (pnp.quick)."""
+        """The builds' options; `home` is the default, left unsaid, as a user would."""
         return (["--layout", self.layout] if self.layout != "home" else []) + \
             (["--printer", self.printer] if self.printer else [])
 
