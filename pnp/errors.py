@@ -152,5 +152,5 @@ def is_disk_full(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
-__all__ = ["OutsideError", "UsageError", "describe_os_error", "disk_full", "free_space", "human_bytes",
-           "is_disk_full", "outside_error", "shown"]
+__all__ = ["OutsideError", "UsageError", "describe_os_error", "disk_full", "free_space",
+           "human_bytes", "is_disk_full", "outside_error", "shown"]

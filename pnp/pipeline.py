@@ -346,4 +346,5 @@ def unknown_game(project: Project, name: str) -> Findings:
     return findings
 
 
-__all__ = ["Project", "CheckedGame", "check_project", "check_game", "print_options", "build_game", "select_sheets"]
+__all__ = ["Project", "CheckedGame", "check_project", "check_game", "print_options", "build_game",
+           "select_sheets"]
