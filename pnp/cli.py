@@ -295,8 +295,8 @@ def _summary(findings: Findings) -> str:
 
 
 def _check_project(project: Project, names: list[str], args, remember: bool = True):
-    """The one check every command runs, with the print options its arguments name (those
-    it has none of take the build's defaults)."""
+    """The check `check`, `build`, `proof` and `export` run, with the print options their
+    arguments name (those a command has none of take the build's defaults)."""
     return check_project(project, names, getattr(args, "paper", "letter"),
                          getattr(args, "layout", "home"), getattr(args, "printer", None),
                          getattr(args, "ink_saver", False), getattr(args, "jobs", None),

@@ -18,22 +18,22 @@ from typing import Callable
 
 from . import reads
 from .cache import store
-from .rules.declarative import RULES_FILE, run_declared_rules
+from .cache.pdfs import BuildCache, output_key
+from .cache.sheets import SheetCache
 from .errors import UsageError
 from .findings import Findings, Location, display_path
 from .fonts import font_files, measured, metrics
 from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
-from .load.model import GAME_FILE, Game, load_game
-from .cache.pdfs import BuildCache, output_key
-from .output import Staging
-from .workers import Drawing, Job, Progress, default_jobs, run_tasks
-from .rules.plugins import available, load_plugin
 from .layout.printers import PRINTERS_DIR, load_profile
-from .render.renderer import Renderer
-from .rules.registry import run_rules
+from .load.model import GAME_FILE, Game, load_game
 from .load.schema import suggest
-from .cache.sheets import SheetCache
+from .output import Staging
+from .render.renderer import Renderer
+from .rules.declarative import RULES_FILE, run_declared_rules
+from .rules.plugins import available, load_plugin
+from .rules.registry import run_rules
 from .sheets import Output, Sheet, make_sheets
+from .workers import Drawing, Job, Progress, default_jobs, run_tasks
 
 DEFAULT_PAPER = "letter"
 # pnp's own templates (sheet margins, board tiles, inline icons); a project's templates/common/
@@ -174,7 +174,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
                                                       jobs or default_jobs())):
         done[number] = result
-    store.prune()
+    if kept:  # a check that keeps nothing (--no-cache) leaves the cache alone
+        store.prune()
     findings.extend(done[0].rules)
     for sheet in sheets:
         mine = [result for owner, result in zip(owners, done) if owner is sheet]

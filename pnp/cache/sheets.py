@@ -7,7 +7,8 @@ from the others need not be drawn again. A kept part of a sheet is used again on
 both of these hold:
 
 - its key is the same. The key is a SHA-256 over what the drawing is handed: the sheet (its
-  spec and every item, each field with its file:line), the renderer's values (`info`,
+  spec and every item, each field with its file:line; for one part of a deck drawn in
+  several, the deck's other fields and that part's own items), the renderer's values (`info`,
   `icons`), the paper and the print options (the layout, built in or from the project's
   layouts.yaml, and a printer profile), each pickled as plain values; and over pnp itself
   (its files by name, size and time, as Python judges its compiled modules), the installed
@@ -18,7 +19,8 @@ both of these hold:
   drawn, these are the templates it rendered, included, imported or extended, and each
   folder where a lookup found nothing (a template created since is found now); the art it
   embedded; and, when one of those templates names `game` (through which a template can
-  reach the whole model), every file the game was loaded from.
+  reach the whole model), every file the game was loaded from. When one names `deck` (every
+  item of the deck), the whole deck's digest is kept too, and must still match.
 
 Nothing is kept from a drawing whose record is mixed (a file that changed between two of
 its reads), nor when a value cannot be pickled exactly: that sheet is drawn every time
