@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
+from .. import reads
 from ..load.content import load_document
 from ..findings import Findings
 from ..load.schema import INVALID, validate
@@ -206,7 +207,7 @@ def load_layouts(root: Path | None = None, shown: str = PROJECT_LAYOUTS
     """The built-in layouts, plus (overriding by name) those in the project's layouts.yaml."""
     layouts = dict(builtin_layouts())
     findings = Findings()
-    if root is not None and (root / PROJECT_LAYOUTS).is_file():
+    if root is not None and reads.kind(root / PROJECT_LAYOUTS) == reads.FILE:
         layouts.update(_read_layouts(root / PROJECT_LAYOUTS, shown, findings))
     return layouts, findings
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .. import reads
 from ..load.content import load_document
 from ..findings import Findings, Location
 from ..load.schema import INVALID, bounded, suggest, validate
@@ -40,7 +41,7 @@ class PrinterProfile:
 
 def profiles(root: Path) -> list[str]:
     folder = root / PRINTERS_DIR
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    return [name[:-len(".yaml")] for name in reads.listing(folder) if name.endswith(".yaml")]
 
 
 def load_profile(root: Path, name: str, shown: str | None = None
@@ -49,7 +50,7 @@ def load_profile(root: Path, name: str, shown: str | None = None
     findings = Findings()
     path = root / PRINTERS_DIR / f"{name}.yaml"
     shown = shown or f"{PRINTERS_DIR}/{name}.yaml"
-    if not path.is_file():
+    if reads.kind(path) != reads.FILE:
         known = profiles(root)
         findings.error("printer-unknown", Location(shown),
                        f"no printer profile '{name}'",
