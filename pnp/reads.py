@@ -82,6 +82,15 @@ def note(path: str, answer: str) -> None:
         record.add(path, answer)
 
 
+def note_all(found: dict[str, str], mixed: bool = False) -> None:
+    """Reads another process made for this one (a worker's), into every open record."""
+    for path, answer in found.items():
+        note(path, answer)
+    if mixed:
+        for record in _OPEN:
+            record.mixed = True
+
+
 def digest(data: bytes) -> str:
     """The answer for a file that held `data`."""
     return f"{len(data)} {hashlib.sha256(data).hexdigest()}"
