@@ -24,7 +24,7 @@ import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 ABSENT = "absent"
 FOLDER = "folder"

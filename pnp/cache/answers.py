@@ -31,7 +31,7 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 from .. import reads
 from . import store
@@ -60,12 +60,20 @@ def _stat(path: str) -> str:
     return f"{info.st_size} {info.st_mtime_ns} {info.st_ino}"
 
 
+# The standard library changes only with Python's version, which is part of the key.
+_STANDARD = os.path.dirname(os.__file__) + os.sep
+
+
+def _ran(path: str) -> bool:
+    return not path.startswith(_STANDARD) or "-packages" + os.sep in path
+
+
 def _code() -> dict[str, str]:
-    """The files of the code this process ran: every loaded module's and every file of pnp
-    (templates and fonts among them, and modules only drawing processes load), by size, time
-    and inode, as Python judges its compiled modules."""
-    files = {module.__file__ for module in list(sys.modules.values())
-             if isinstance(getattr(module, "__file__", None), str)}
+    """The files of the code this process ran: every loaded module's (the standard library's
+    aside) and every file of pnp (templates and fonts among them, and modules only drawing
+    processes load), by size, time and inode, as Python judges its compiled modules."""
+    files = {path for module in list(sys.modules.values())
+             if isinstance(path := getattr(module, "__file__", None), str) and _ran(path)}
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # pnp/
     for root, folders, names in os.walk(here):
         folders[:] = [name for name in folders if name != "__pycache__"]
