@@ -136,13 +136,13 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
-    with reads.recording() as loaded:
+    with reads.recording() as loaded, reads.confined(project.root):
         game = checked.game = load_game(folder, project.shown, findings)
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
-        {"game": game, "info": game.info}, art_folder=folder)
+        {"game": game, "info": game.info}, art_folder=folder, root=project.root)
     options = options or PrintOptions()
     kept = SheetCache(project.root, name, renderer, paper, options, loaded, measured()) \
         if remember else None
@@ -212,7 +212,8 @@ def check_rules(project: Project, folder: Path, game: Game) -> Findings:
         else:
             run_rules(info.plugin, game, findings)
     rules_file = folder / RULES_FILE
-    run_declared_rules(rules_file, project.shown(rules_file), game, findings)
+    with reads.confined(project.root):
+        run_declared_rules(rules_file, project.shown(rules_file), game, findings)
     check_printed_text(game, findings)
     return findings
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
+from .. import reads
 from ..output import Staging
 from ..render.stamps import plain
 from ..units import Size
@@ -171,7 +172,9 @@ def record_path(out_dir: Path, game: str, number: int) -> Path:
 
 
 def read_record(path: Path) -> dict:
-    return json.loads(lzma.decompress(path.read_bytes()).decode("utf-8"))
+    # Confined to the game's history folder, as every read of a project file is.
+    data = reads.read_file(path, inside=path.parent.parent)
+    return json.loads(lzma.decompress(data).decode("utf-8"))
 
 
 def load_build(out_dir: Path, game: str, number: int) -> Snapshot:

@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
+from .. import reads
 from ..load.content import load_document
 from ..findings import Findings
 from ..load.schema import INVALID, validate
@@ -191,8 +192,9 @@ def _read_layouts(path: Path, shown: str, findings: Findings) -> dict[str, Sheet
 @cache
 def builtin_layouts() -> dict[str, SheetLayout]:
     findings = Findings()  # the file beside this one, as fonts.font_dir() finds the fonts
-    layouts = _read_layouts(Path(__file__).parent.parent / "layouts.yaml", "pnp/layouts.yaml",
-                            findings)
+    own = Path(__file__).parent.parent
+    with reads.confined(own):
+        layouts = _read_layouts(own / "layouts.yaml", "pnp/layouts.yaml", findings)
     if not layouts or findings.errors:
         raise RuntimeError("; ".join(f.format() for f in findings))  # a packaging bug
     return layouts
@@ -207,7 +209,8 @@ def load_layouts(root: Path | None = None, shown: str = PROJECT_LAYOUTS
     layouts = dict(builtin_layouts())
     findings = Findings()
     if root is not None and (root / PROJECT_LAYOUTS).is_file():
-        layouts.update(_read_layouts(root / PROJECT_LAYOUTS, shown, findings))
+        with reads.confined(root):
+            layouts.update(_read_layouts(root / PROJECT_LAYOUTS, shown, findings))
     return layouts, findings
 
 

@@ -178,6 +178,9 @@ def _read_capped(path: Path, where: Location, findings: Findings) -> bytes | Non
     except FileNotFoundError:
         findings.error("file-missing", where, "file not found", hint="create it or restore it")
         return None
+    except reads.Outside:
+        findings.error("file-outside", where, reads.OUTSIDE_MESSAGE, hint=reads.OUTSIDE_HINT)
+        return None
     except reads.NotAFile as exc:
         kind = "a folder" if exc.folder else "not a regular file"
         findings.error("file-not-regular", where, f"is {kind}",

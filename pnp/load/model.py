@@ -211,7 +211,8 @@ class _Loader:
                              field=field_name, suffixes=IMAGE_SUFFIXES)
         if path is None:
             return
-        problem = check_asset_bytes(reads.read_file(path, MAX_ASSET_BYTES + 1))
+        problem = check_asset_bytes(reads.read_file(path, MAX_ASSET_BYTES + 1,
+                                                    inside=self.folder))
         if problem:
             self.findings.error("image-refused", where, f"'{value}' {problem}",
                                 subject=subject, field=field_name)

@@ -76,8 +76,12 @@ class _TemplateLoader(jinja2.BaseLoader):
     compiled templates (a checksum of the source decides if an entry is used).
     """
 
-    def __init__(self, searchpath: list[str]):
+    def __init__(self, searchpath: list[str], root: str | None = None):
         self.searchpath = searchpath
+        # Each folder's reads stay inside the project (`root`) when the folder is in it,
+        # else inside the folder itself (pnp's own templates).
+        self.inside = {folder: root if root and reads.is_inside(folder, root) else folder
+                       for folder in searchpath}
         # The source of each template read, by its read's answer (pnp.cache.sheets asks
         # which of those a piece of work read name `game`).
         self.sources: dict[str, str] = {}
@@ -86,7 +90,7 @@ class _TemplateLoader(jinja2.BaseLoader):
         looked = []
         for folder in self.searchpath:
             filename = os.path.normpath(posixpath.join(folder, *split_template_path(template)))
-            data, answer, error = reads.look(filename)
+            data, answer, error = reads.look(filename, inside=self.inside[folder])
             looked.append((filename, answer))
             if data is not None:
                 break
@@ -115,9 +119,11 @@ class Renderer:
     """Renders the faces of one game's components, collecting text findings as it goes."""
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
-                 globals_: dict[str, Any], art_folder: Path | None = None):
+                 globals_: dict[str, Any], art_folder: Path | None = None,
+                 root: Path | None = None):
         self.env = _Environment(
-            loader=_TemplateLoader([str(d) for d in template_dirs]),
+            loader=_TemplateLoader([str(d) for d in template_dirs],
+                                   str(root) if root is not None else None),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -183,6 +189,10 @@ class Renderer:
                                 for d in self.env.loader.searchpath[:-1])
             self._report(where, f"template '{template}' not found", "", "template-missing",
                          f"create it in {folders} or fix the name")
+            return False
+        except reads.Outside:
+            self._report(where, f"template '{template}' {reads.OUTSIDE_MESSAGE}", "",
+                         "file-outside", reads.OUTSIDE_HINT)
             return False
         except (OSError, UnicodeDecodeError) as exc:
             self._report(where, f"template '{template}' cannot be read: {exc}", "",
@@ -264,7 +274,7 @@ class Renderer:
             raise ValueError(f"'{path}' is outside the game folder")
         if file.suffix.lower() in DATA_SUFFIXES:
             raise ValueError(f"'{path}' is a content file, not art")
-        data = reads.read_file(file)
+        data = reads.read_file(file, inside=self.art_folder)
         x, y, width, height = box_mm
         where = card.where.of(field) if hasattr(card, "where") else None
         if where is not None:
