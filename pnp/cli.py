@@ -22,7 +22,7 @@ from .layout.impose import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from .output import HeldWrites, commit_count, remove_stale_staging, staged_output
 from .layout.plans import DocumentInfo
 from .layout.printers import (CALIBRATION_REACH_MM, PrinterProfile, calibration_plans,
-                              save_profile, scale_from_readings)
+                              ProfileRefused, save_profile, scale_from_readings)
 from .export.printshop import SHOPS, shop_pngs
 from .sheets import Deck
 from .workers import Drawing, default_jobs
@@ -568,13 +568,17 @@ def cmd_calibrate(args) -> int:
             raise UsageError("give both --left-x and --right-x, or neither")
         for name, value in (("--x", args.x), ("--y", args.y), ("--left-x", args.left_x),
                             ("--right-x", args.right_x)):
-            if value is not None and abs(value) > CALIBRATION_REACH_MM:
+            if value is not None and not abs(value) <= CALIBRATION_REACH_MM:  # NaN too
                 raise UsageError(f"{name} {value:g}: the scales read up to "
                                  f"{CALIBRATION_REACH_MM} mm either way")
         scale = 1.0 if args.left_x is None else scale_from_readings(
             args.left_x, args.right_x, PAPERS[args.paper])
-        path = save_profile(project.root, args.save, PrinterProfile(
-            args.description, args.x, args.y, scale))
+        try:
+            path = save_profile(project.root, args.save, PrinterProfile(
+                args.description, args.x, args.y, scale))
+        except ProfileRefused as exc:
+            raise UsageError(f"profile not saved: {exc}; read the calibration sheet's "
+                             "scales again") from None
         print(f"wrote {display_path(path, Path.cwd())}")
         print(f"pnp calibrate: use it with: pnp build --printer {args.save}", file=sys.stderr)
         return EXIT_OK

@@ -107,7 +107,7 @@ def save_profile(root: Path, name: str, profile: PrinterProfile) -> Path:
     # YAML double-quoted scalar whatever the description holds.
     text = (f"# Printer profile, from a reading of the pnp calibration sheet.\n"
             f"# Used by: pnp build --printer {name}\n"
-            f"description: {json.dumps(profile.description)}\n"
+            f"description: {json.dumps(profile.description, ensure_ascii=False)}\n"
             f"offset_x_mm: {profile.offset_x_mm:.3f}\n"
             f"offset_y_mm: {profile.offset_y_mm:.3f}\n"
             f"scale: {profile.scale:.6f}\n")
