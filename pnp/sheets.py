@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
-from .layout.impose import PrintOptions, impose, sheet_file_name
+from .layout.impose import PrintOptions, SlotProblem, impose, sheet_file_name
 from .layout.plans import DocumentInfo, PagePlan, Placement
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
@@ -127,6 +127,12 @@ class Deck:
         try:
             pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
                            printer=options.printer_name, layout_name=options.layout)
+        except SlotProblem as exc:
+            where = exc.spec.where.at if exc.spec is not None else self.where.of("size")
+            findings.error("layout-slots", where, f"layout '{options.layout}': {exc}",
+                           subject=f"deck {self.name}", hint="move or turn the slot in the "
+                           "layouts file, or choose another layout")
+            return []
         except ValueError:
             sheet = PAPERS[paper]
             findings.error("layout-too-large", self.where.of("size"),

@@ -342,6 +342,9 @@ class FieldReader:
         if node is None:
             return None
         value = self.validator.structure(node, kind, f"{path}.{key}")
+        if value is not INVALID and kind is int and value < 0:  # a count or a budget
+            self.error(node, f"{path}.{key}", f"{key} {value} must be >= 0")
+            return None
         return None if value is INVALID else value
 
     def compile(self, class_name: str, specs: dict[str, FieldSpec], label: str,
