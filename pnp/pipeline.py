@@ -210,7 +210,7 @@ def check_rules(project: Project, folder: Path, game: Game) -> Findings:
                            hint=suggest(info.plugin, available()) or
                            "install the package that provides it, or remove 'plugin:'")
         else:
-            run_rules(info.plugin, game, findings)
+            run_rules(info.plugin, game, findings, info.where.of("plugin"))
     rules_file = folder / RULES_FILE
     with reads.confined(project.root):
         run_declared_rules(rules_file, project.shown(rules_file), game, findings)

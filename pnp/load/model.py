@@ -19,14 +19,14 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .. import reads
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
-from .content import Document, load_document, location_of
+from .content import Document, load_document, location_of, printable
 from .csvdata import load_csv
 from .limits import DEFAULT_ITEMS, ITEMS_VARIABLE, items_limit_hint, max_items
 from .expressions import names_used, sandbox
 from ..findings import NOWHERE, Findings, Location
-from .manifest import (NAME, RESERVED, SHEET_NAME, BoardSpec, DeckSpec, FieldReader, FieldSpec,
-                       Manifest, PageSpec, RecordType, labelled, read_size, record_class_name,
-                       record_type)
+from .manifest import (NAME, RESERVED, RESERVED_FIELDS, SHEET_NAME, BoardSpec, DeckSpec,
+                       FieldReader, FieldSpec, Manifest, PageSpec, RecordType, labelled,
+                       name_problem, read_size, record_class_name, record_type)
 from .schema import INVALID, Image, Where, suggest, validate
 from ..units import Size
 
@@ -401,10 +401,11 @@ def _generate(deck: DeckSpec, name: str, game: Game, findings: Findings,
         bindings = []
         for key, value in generator.value:
             label = key.value if isinstance(key, ScalarNode) else ""
-            if not isinstance(key, ScalarNode) or not NAME.fullmatch(str(label)) or \
-                    label in RESERVED or not isinstance(value, ScalarNode):
+            reason = name_problem(label, RESERVED_FIELDS | RESERVED)
+            if not isinstance(key, ScalarNode) or reason or not isinstance(value, ScalarNode):
                 findings.error("manifest-each", location_of(loader.game_shown, key),
-                               f"'{label}': a generator binds a plain name to an expression",
+                               f"'{printable(str(label))}': a generator binds a plain name "
+                               f"to an expression" + (f"; the name {reason}" if reason else ""),
                                field=f"decks.{name}.each")
                 return ()
             bindings.append((label, value))
