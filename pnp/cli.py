@@ -319,7 +319,7 @@ def cmd_check(args) -> int:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stderr.write("".join(f"{finding.format()}\n" for finding in findings.sorted()) +
-                         f"pnp check: {', '.join(names)}: {_summary(findings)} "
+                         f"pnp check: {', '.join(names) or 'no game'}: {_summary(findings)} "
                          f"({elapsed:.2f} s)\n")
     return EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
 
@@ -609,6 +609,7 @@ def cmd_export(args) -> int:
         return EXIT_ERRORS
     out_dir = args.out or project.root / "output"
     written = []
+    passed_over, decks = [], 0
     with staged_output() as staging:
         for checked in checked_games:
             sheets, missing = select_sheets(checked, wanted)
@@ -616,7 +617,9 @@ def cmd_export(args) -> int:
                 raise UsageError(f"no deck named {', '.join(missing)}")
             for sheet in sheets:
                 if not isinstance(sheet, Deck):
+                    passed_over.append(sheet.name)
                     continue  # boards and whole pages: board-large.pdf or the page's PDF
+                decks += 1
                 fronts = [face.svg for face in sheet.fronts]
                 backs = [face.svg for face in sheet.backs] if sheet.back else None
                 if args.to == "tts":
@@ -631,6 +634,11 @@ def cmd_export(args) -> int:
                 for path, data in files:
                     staging.write(path, data)
                     written.append(path)
+        if not decks:
+            raise UsageError(f"nothing to export: export --to {args.to} writes decks, and "
+                             f"{', '.join(passed_over) or 'no sheet'} "
+                             f"{'is' if len(passed_over) == 1 else 'are'} not a deck; "
+                             "'pnp build' prints boards and pages")
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")
     print(f"pnp export: {len(written)} files", file=sys.stderr)
@@ -666,7 +674,11 @@ def cmd_watch(args) -> int:
     proof_args = argparse.Namespace(**vars(args), card=None, png=False, changed=False,
                                     dpi=150)
     project = Project(args.root)
-    names, _ = _games(project, args)  # no game at all is a usage error now, not each round
+    names, missing = _games(project, args)  # no game is an error now, not each round
+    if missing.errors:  # a game named that is not there: say so once, and do not watch
+        _print_findings(missing)
+        print(f"pnp watch: {_summary(missing)}; nothing to watch", file=sys.stderr)
+        return EXIT_ERRORS
     if args.port is not None and not args.proof:
         raise UsageError("--port is for --proof: it serves the proof gallery")
     live, announce = None, []

@@ -341,7 +341,14 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
 
 def unknown_game(project: Project, name: str) -> Findings:
     findings = Findings()
-    findings.error("game-unknown", Location(project.shown(project.content / name)),
+    folder = project.content / name
+    if folder.is_dir() and not (folder / GAME_FILE).exists():
+        findings.error("game-unknown", Location(project.shown(folder / GAME_FILE)),
+                       f"{project.shown(folder)}/ has no {GAME_FILE}, so it is not a game",
+                       hint=f"create {project.shown(folder / GAME_FILE)} ('pnp new' starts "
+                       "one), or name another game")
+        return findings
+    findings.error("game-unknown", Location(project.shown(folder)),
                    f"no game '{name}' under {project.shown(project.content)}",
                    hint=suggest(name, project.games()) or
                    f"games found: {', '.join(project.games()) or 'none'}")

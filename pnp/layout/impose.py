@@ -349,6 +349,8 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     for number, used in enumerate(sheets, start=1):
         start = (number - 1) * per_page
         if layout.kind == "gutterfold":
+            if layout.backs == "none":  # pieces without backs: the half folded under is blank
+                used = [c for c in used if c.face == "front"]
             pages.append(_page("fold", number, used, start, **common))
             continue
         front = _page("front", number, used, start, **common)

@@ -27,6 +27,7 @@ from markupsafe import Markup, escape
 from .. import reads
 from ..errors import OutsideError
 from ..findings import Findings, Location, display_path
+from ..load.content import printable
 from ..fonts import FACES, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
 from .textfit import TOKEN, fit_text, tokens_in, wrap
@@ -38,6 +39,9 @@ _SVG_UNITS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_INCH / 72,
               "pc": MM_PER_INCH / 6, "px": MM_PER_INCH / 96}
 _LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px)?\s*")
 SIZE_TOLERANCE_MM = 0.01
+# An href the drawing would fetch: anything but a `data:` URL (image() embeds checked art so)
+# or a reference inside the drawing (#id). cairosvg refuses to fetch it at build time.
+_FOREIGN_HREF = re.compile(r"""\bhref\s*=\s*(["'])(?!\s*(?:data:|#))(.*?)\1""", re.DOTALL)
 ICONS_TEMPLATE = "icons.svg.j2"
 # Content files, which the model reads: never embedded as art.
 DATA_SUFFIXES = (".yaml", ".yml", ".csv")
@@ -222,6 +226,14 @@ class Renderer:
             self._report(where, f"the SVG it draws is not well-formed XML: {reason} (at "
                          f"'{_excerpt(rendered, column)}')", label, "template-xml",
                          "close every tag and quote every attribute in the template")
+            return False
+        foreign = _FOREIGN_HREF.search(svg) if "href" in svg else None
+        if foreign:
+            shown = printable(foreign.group(2))[:60]
+            self._report(self._source_line(template, foreign.group(0)), f"loads '{shown}' "
+                         "by href, which a build refuses: templates draw art only through "
+                         "image()", label, "template-href", "write {{ image(card, 'field', "
+                         "(x, y, width, height)) }}: image() checks the art and embeds it")
             return False
         if expect is None:
             return True
