@@ -23,7 +23,7 @@ from .layout.impose import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from .output import HeldWrites, commit_count, remove_stale_staging, staged_output
 from .layout.plans import DocumentInfo
 from .layout.printers import (CALIBRATION_REACH_MM, PrinterProfile, calibration_plans,
-                              save_profile, scale_from_readings)
+                              ProfileRefused, save_profile, scale_from_readings)
 from .export.printshop import SHOPS, shop_pngs
 from .sheets import Deck
 from .workers import Drawing, default_jobs
@@ -322,7 +322,7 @@ def cmd_check(args) -> int:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stderr.write("".join(f"{finding.format()}\n" for finding in findings.sorted()) +
-                         f"pnp check: {', '.join(names)}: {_summary(findings)} "
+                         f"pnp check: {', '.join(names) or 'no game'}: {_summary(findings)} "
                          f"({answers.elapsed(elapsed)})\n")
     code = EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
     if args.cache:
@@ -577,13 +577,17 @@ def cmd_calibrate(args) -> int:
             raise UsageError("give both --left-x and --right-x, or neither")
         for name, value in (("--x", args.x), ("--y", args.y), ("--left-x", args.left_x),
                             ("--right-x", args.right_x)):
-            if value is not None and abs(value) > CALIBRATION_REACH_MM:
+            if value is not None and not abs(value) <= CALIBRATION_REACH_MM:  # NaN too
                 raise UsageError(f"{name} {value:g}: the scales read up to "
                                  f"{CALIBRATION_REACH_MM} mm either way")
         scale = 1.0 if args.left_x is None else scale_from_readings(
             args.left_x, args.right_x, PAPERS[args.paper])
-        path = save_profile(project.root, args.save, PrinterProfile(
-            args.description, args.x, args.y, scale))
+        try:
+            path = save_profile(project.root, args.save, PrinterProfile(
+                args.description, args.x, args.y, scale))
+        except ProfileRefused as exc:
+            raise UsageError(f"profile not saved: {exc}; read the calibration sheet's "
+                             "scales again") from None
         print(f"wrote {display_path(path, Path.cwd())}")
         print(f"pnp calibrate: use it with: pnp build --printer {args.save}", file=sys.stderr)
         return EXIT_OK
@@ -614,6 +618,7 @@ def cmd_export(args) -> int:
         return EXIT_ERRORS
     out_dir = args.out or project.root / "output"
     written = []
+    passed_over, decks = [], 0
     with staged_output() as staging:
         for checked in checked_games:
             sheets, missing = select_sheets(checked, wanted)
@@ -621,7 +626,9 @@ def cmd_export(args) -> int:
                 raise UsageError(f"no deck named {', '.join(missing)}")
             for sheet in sheets:
                 if not isinstance(sheet, Deck):
+                    passed_over.append(sheet.name)
                     continue  # boards and whole pages: board-large.pdf or the page's PDF
+                decks += 1
                 fronts = [face.svg for face in sheet.fronts]
                 backs = [face.svg for face in sheet.backs] if sheet.back else None
                 if args.to == "tts":
@@ -636,6 +643,11 @@ def cmd_export(args) -> int:
                 for path, data in files:
                     staging.write(path, data)
                     written.append(path)
+        if not decks:
+            raise UsageError(f"nothing to export: export --to {args.to} writes decks, and "
+                             f"{', '.join(passed_over) or 'no sheet'} "
+                             f"{'is' if len(passed_over) == 1 else 'are'} not a deck; "
+                             "'pnp build' prints boards and pages")
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")
     print(f"pnp export: {len(written)} files", file=sys.stderr)
@@ -671,7 +683,11 @@ def cmd_watch(args) -> int:
     proof_args = argparse.Namespace(**vars(args), card=None, png=False, changed=False,
                                     dpi=150)
     project = Project(args.root)
-    names, _ = _games(project, args)  # no game at all is a usage error now, not each round
+    names, missing = _games(project, args)  # no game is an error now, not each round
+    if missing.errors:  # a game named that is not there: say so once, and do not watch
+        _print_findings(missing)
+        print(f"pnp watch: {_summary(missing)}; nothing to watch", file=sys.stderr)
+        return EXIT_ERRORS
     if args.port is not None and not args.proof:
         raise UsageError("--port is for --proof: it serves the proof gallery")
     live, announce = None, []

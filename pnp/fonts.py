@@ -93,7 +93,7 @@ _MEASURED: dict[str, tuple[str, str]] = {}
 def metrics(role: str) -> Metrics:
     face = FACES[role]
     path = font_dir() / face.file
-    data, answer, error = reads.look(path)
+    data, answer, error = reads.look(path, inside=font_dir())
     if error is not None:
         raise _font_error(path, f"cannot be read ({error.strerror or error})") from error
     _MEASURED[role] = (str(path), answer)

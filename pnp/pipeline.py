@@ -136,13 +136,13 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
-    with reads.recording() as loaded:
+    with reads.recording() as loaded, reads.confined(project.root):
         game = checked.game = load_game(folder, project.shown, findings)
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
-        {"game": game, "info": game.info}, art_folder=folder)
+        {"game": game, "info": game.info}, art_folder=folder, root=project.root)
     options = options or PrintOptions()
     kept = SheetCache(project.root, name, renderer, paper, options, loaded, measured()) \
         if remember else None
@@ -210,9 +210,10 @@ def check_rules(project: Project, folder: Path, game: Game) -> Findings:
                            hint=suggest(info.plugin, available()) or
                            "install the package that provides it, or remove 'plugin:'")
         else:
-            run_rules(info.plugin, game, findings)
+            run_rules(info.plugin, game, findings, info.where.of("plugin"))
     rules_file = folder / RULES_FILE
-    run_declared_rules(rules_file, project.shown(rules_file), game, findings)
+    with reads.confined(project.root):
+        run_declared_rules(rules_file, project.shown(rules_file), game, findings)
     check_printed_text(game, findings)
     return findings
 
@@ -340,7 +341,14 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
 
 def unknown_game(project: Project, name: str) -> Findings:
     findings = Findings()
-    findings.error("game-unknown", Location(project.shown(project.content / name)),
+    folder = project.content / name
+    if folder.is_dir() and not (folder / GAME_FILE).exists():
+        findings.error("game-unknown", Location(project.shown(folder / GAME_FILE)),
+                       f"{project.shown(folder)}/ has no {GAME_FILE}, so it is not a game",
+                       hint=f"create {project.shown(folder / GAME_FILE)} ('pnp new' starts "
+                       "one), or name another game")
+        return findings
+    findings.error("game-unknown", Location(project.shown(folder)),
                    f"no game '{name}' under {project.shown(project.content)}",
                    hint=suggest(name, project.games()) or
                    f"games found: {', '.join(project.games()) or 'none'}")

@@ -15,6 +15,11 @@ being checked) makes the record `mixed`: its work may be of either version, and 
 kept. A reader that keeps what it read in memory (a template Jinja keeps compiled) notes
 its reads again each time it uses them (`note`), so the record of the work that uses them
 has them too.
+
+It is also the one confined opener: a read made while `confined(root)` is in force, or with
+`inside=root`, is refused (`Outside`) unless the path, its symbolic links resolved, stays
+inside `root`. A link inside the project to another project file is followed; one leading
+out of it (to /etc/passwd, to a CSV elsewhere) is refused with one message, wherever pnp reads.
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ FILE = "file"
 # names in a folder (`listing`); each is noted under the path with its own suffix.
 KIND_OF = "\0kind"
 NAMES_IN = "\0names"
+OUTSIDE = "outside"
+OUTSIDE_MESSAGE = "leads outside the project folder (through a symbolic link or '..')"
+OUTSIDE_HINT = "copy the file into the project instead of linking to it"
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
@@ -43,6 +51,14 @@ class NotAFile(OSError):
     def __init__(self, path: str, folder: bool):
         super().__init__(f"{path}: not an ordinary file")
         self.folder = folder
+
+
+class Outside(OSError):
+    """A path that leads outside the folder the read is confined to."""
+
+    def __init__(self, path: str):
+        super().__init__(f"{path}: {OUTSIDE_MESSAGE}")
+        self.path = path
 
 
 class Record:
@@ -63,6 +79,36 @@ class Record:
 
 
 _OPEN: list[Record] = []  # the records open now, innermost last
+_ROOTS: list[tuple[str, ...]] = []  # the folders reads are confined to now, innermost last
+
+
+@contextmanager
+def confined(*roots: str | Path) -> Iterator[None]:
+    """Until the block ends, every read without its own `inside` must stay inside one of
+    `roots` (links resolved)."""
+    _ROOTS.append(tuple(os.path.realpath(root) for root in roots))
+    try:
+        yield
+    finally:
+        _ROOTS.pop()
+
+
+def _roots(inside: str | Path | tuple | None) -> tuple[str, ...]:
+    if inside is None:
+        return _ROOTS[-1] if _ROOTS else ()
+    if isinstance(inside, (str, os.PathLike)):
+        inside = (inside,)
+    return tuple(os.path.realpath(root) for root in inside)
+
+
+def is_inside(path: str | Path, inside: str | Path | tuple | None = None) -> bool:
+    """Whether `path`, links resolved, stays inside the confining folders (True when none)."""
+    roots = _roots(inside)
+    if not roots:
+        return True
+    real = os.path.realpath(path)
+    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+               for root in roots)
 
 
 @contextmanager
@@ -113,6 +159,8 @@ def _read(path: str, limit: int | None) -> bytes:
 
 
 def _failure(path: str, exc: OSError) -> str:
+    if isinstance(exc, Outside):
+        return OUTSIDE
     if isinstance(exc, NotAFile):
         return FOLDER if exc.folder else NOT_A_FILE
     if isinstance(exc, PermissionError) and os.path.isdir(path):
@@ -122,12 +170,16 @@ def _failure(path: str, exc: OSError) -> str:
     return f"unreadable {exc.errno}"
 
 
-def look(path: str | Path, limit: int | None = None
+def look(path: str | Path, limit: int | None = None, inside: str | Path | tuple | None = None
          ) -> tuple[bytes | None, str, OSError | None]:
     """Read the file at `path` (at most `limit` bytes), noting the answer in every open
-    record: its bytes (None if it could not be read), the answer, and why it could not."""
+    record: its bytes (None if it could not be read), the answer, and why it could not.
+    Confined to `inside` (a folder or several), else to those of `confined`, if any: a path
+    leading out of them is not read (`Outside`)."""
     path = os.fspath(path)
     try:
+        if not is_inside(path, inside):
+            raise Outside(path)
         data = _read(path, limit)
     except OSError as exc:
         answer = _failure(path, exc)
@@ -138,10 +190,12 @@ def look(path: str | Path, limit: int | None = None
     return data, answer, None
 
 
-def read_file(path: str | Path, limit: int | None = None) -> bytes:
+def read_file(path: str | Path, limit: int | None = None,
+              inside: str | Path | tuple | None = None) -> bytes:
     """The bytes of the ordinary file at `path` (at most `limit`), noted in every open
-    record; OSError as open() raises it (NotAFile for a folder, a device or a pipe)."""
-    data, _, error = look(path, limit)
+    record; OSError as open() raises it (NotAFile for a folder, a device or a pipe; Outside
+    for a path leading out of the folders the read is confined to)."""
+    data, _, error = look(path, limit, inside)
     if error is not None:
         raise error
     return data

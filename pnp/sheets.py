@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
-from .layout.impose import PrintOptions, impose, sheet_file_name
+from .layout.impose import PrintOptions, SlotProblem, impose, sheet_file_name
 from .layout.plans import DocumentInfo, PagePlan, Placement
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
@@ -127,6 +127,12 @@ class Deck:
         try:
             pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
                            printer=options.printer_name, layout_name=options.layout)
+        except SlotProblem as exc:
+            where = exc.spec.where.at if exc.spec is not None else self.where.of("size")
+            findings.error("layout-slots", where, f"layout '{options.layout}': {exc}",
+                           subject=f"deck {self.name}", hint="move or turn the slot in the "
+                           "layouts file, or choose another layout")
+            return []
         except ValueError:
             sheet = PAPERS[paper]
             findings.error("layout-too-large", self.where.of("size"),
@@ -322,14 +328,26 @@ def make_sheets(game: Any) -> dict[str, Sheet]:
     return sheets
 
 
+ASSEMBLY_MARGIN_MM = 15  # the assembly map's text starts this far in from the left edge
+ASSEMBLY_STEPS_MM = 95  # the width of the steps' column beside a tall board's thumbnail
+
+
 def assembly_thumbnail(tiling: Tiling) -> Rect:
-    """Where the board's thumbnail sits on the assembly map page: full width, below a header."""
-    margin_mm, header_mm, footer_mm = 15, 40, 100
+    """Where the board's thumbnail sits on the assembly map page, below the heading: at the
+    left with the steps in a column beside it, or centred with the steps below it, whichever
+    draws it larger. Either way the steps end above the ruler and the footer."""
+    margin_mm, header_mm, footer_mm, below_mm = ASSEMBLY_MARGIN_MM, 40, 30, 85
     paper = tiling.paper
-    scale = min((paper.width_mm - 2 * margin_mm) / tiling.board.width_mm,
-                (paper.height_mm - header_mm - footer_mm) / tiling.board.height_mm)
-    width, height = tiling.board.width_mm * scale, tiling.board.height_mm * scale
-    return Rect((paper.width_mm - width) / 2, header_mm, width, height)
+    board = tiling.board
+    height_mm = paper.height_mm - header_mm - footer_mm
+    beside = min((paper.width_mm - 2 * margin_mm - ASSEMBLY_STEPS_MM - 10) / board.width_mm,
+                 height_mm / board.height_mm)
+    below = min((paper.width_mm - 2 * margin_mm) / board.width_mm,
+                (height_mm - below_mm) / board.height_mm)
+    scale = max(beside, below)
+    width, height = board.width_mm * scale, board.height_mm * scale
+    x_mm = margin_mm if beside > below else (paper.width_mm - width) / 2
+    return Rect(x_mm, header_mm, width, height)
 
 
 def blank_svg(size: Size) -> str:

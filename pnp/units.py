@@ -135,7 +135,20 @@ def parse_size(text: str) -> Size:
     raise SizeError(f"size '{text}' is not a preset or a size such as '63 x 88 mm'")
 
 
+# A piece is large enough to pick up and cut, and small enough to tile over a few dozen
+# sheets: a 0.001 mm card would be imposed millions to a page.
+MIN_PIECE_MM = 5.0
+MAX_PIECE_MM = 2000.0
+
+
 def _positive(size: Size, text: str) -> Size:
     if size.width_mm <= 0 or size.height_mm <= 0:
         raise SizeError(f"size '{text}' must be larger than 0")
+    small, large = min(size), max(size)
+    if small < MIN_PIECE_MM:
+        raise SizeError(f"size '{text}' is {small:g} mm across, less than the "
+                        f"{MIN_PIECE_MM:g} mm a piece must be")
+    if large > MAX_PIECE_MM:
+        raise SizeError(f"size '{text}' is {large:g} mm across, more than the "
+                        f"{MAX_PIECE_MM:g} mm a piece may be")
     return size

@@ -12,6 +12,7 @@ may mount one.
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import shutil
@@ -26,6 +27,7 @@ import tomllib
 import zlib
 from pathlib import Path
 
+import PIL.Image
 import pytest
 
 import pnp.load.probe
@@ -549,6 +551,13 @@ def png_header(width: int, height: int) -> bytes:
             + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
 
 
+def png_image(width: int, height: int) -> bytes:
+    """A whole grey PNG of `width` x `height` pixels, every pixel there to decode."""
+    image = io.BytesIO()
+    PIL.Image.new("L", (width, height), 128).save(image, "PNG")
+    return image.getvalue()
+
+
 def jpeg_header(width: int, height: int) -> bytes:
     app0 = b"\xff\xe0" + struct.pack(">H", 16) + b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
     frame = b"\xff\xc0" + struct.pack(">HBHHB", 11, 8, height, width, 1) + b"\x01\x11\x00"
@@ -660,7 +669,7 @@ def test_art_too_coarse_for_its_size_is_a_warning_naming_its_dpi(game):
 
 
 def test_symbolic_links_and_dot_dot_are_refused(game):
-    (game / "art" / "real.png").write_bytes(png_header(10, 10))
+    (game / "art" / "real.png").write_bytes(png_image(10, 10))
     (game / "art" / "link.png").symlink_to(game / "art" / "real.png")
     (game / "linked").symlink_to(game / "art")
     for relative, rule in (("art/link.png", "asset-symlink"), ("linked/real.png", "asset-symlink"),

@@ -1,6 +1,7 @@
 """Proof: a checked game (findings and rendered faces) in; an HTML gallery and PNGs out.
 
-`pnp proof` writes `output/<game>/proof/index.html`: every card and component face exactly as
+`pnp proof` writes `output/<game>/proof/index.html` (`card.html` for `--card`, `changed.html`
+for `--changed`, so a selection never replaces the full gallery): every card and component face exactly as
 it will print (the same SVG the PDF is drawn from, inlined, with the bundled fonts copied beside
 the page), grouped by sheet, each finding shown as a badge on the card it concerns. A finding
 belongs to a card when its subject is the card's label, or the start of it (a rule about the
@@ -150,7 +151,9 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
     written = []
     html = gallery_html(title, checked, shown, loose, total=len(cards), changed=changed,
                         diff_page=(folder / "diff.html").is_file())
-    for destination, data in ((folder / "index.html", html.encode("utf-8")),
+    # A selection (--card, --changed) has a page of its own: the full gallery stays whole.
+    page = "card.html" if card else "changed.html" if changed else "index.html"
+    for destination, data in ((folder / page, html.encode("utf-8")),
                               *((folder / "fonts" / f, (font_dir() / f).read_bytes())
                                 for f in sorted({face.file for face in FACES.values()}))):
         staging.write(destination, data)
@@ -163,12 +166,22 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
     if png:
         from ..pdf.draw import render_png  # cairo, loaded only for PNGs
 
+        drawn: dict[str, str] = {}  # file name -> the SVG drawn into it
         for each in shown:
             for side, svg in each.faces.items():
-                if svg:
-                    destination = folder / "png" / f"{each.sheet}-{slug(each.label)}-{side}.png"
-                    staging.write(destination, render_png(svg, dpi))
-                    written.append(destination)
+                if not svg:
+                    continue
+                stem, n = f"{each.sheet}-{slug(each.label)}-{side}", 1
+                name = f"{stem}.png"
+                while name in drawn and drawn[name] != svg:  # two items with one label
+                    n += 1
+                    name = f"{stem}-{n}.png"
+                if name in drawn:  # the same face printed more than once: one PNG
+                    continue
+                drawn[name] = svg
+                destination = folder / "png" / name
+                staging.write(destination, render_png(svg, dpi))
+                written.append(destination)
     return ProofResult(written, len(shown), len(cards))
 
 

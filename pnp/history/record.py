@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
+from .. import reads
 from ..output import Staging
 from ..render.stamps import plain
 from ..units import Size
@@ -185,7 +186,9 @@ def record_path(out_dir: Path, game: str, number: int) -> Path:
 
 
 def read_record(path: Path) -> dict:
-    return json.loads(lzma.decompress(path.read_bytes()).decode("utf-8"))
+    # Confined to the game's history folder, as every read of a project file is.
+    data = reads.read_file(path, inside=path.parent.parent)
+    return json.loads(lzma.decompress(data).decode("utf-8"))
 
 
 def load_build(out_dir: Path, game: str, number: int) -> Snapshot:
@@ -193,13 +196,39 @@ def load_build(out_dir: Path, game: str, number: int) -> Snapshot:
     path = record_path(out_dir, game, number)
     try:
         data = read_record(path)
-        faces = [FaceRecord(**{**face, "size_mm": tuple(face.get("size_mm", (0, 0)))})
-                 for face in data["faces"]]
-        svgs = {k: v for k, v in data.get("svgs", {}).items() if isinstance(v, str)}
+        faces, svgs = _recorded_faces(data)
     except (OSError, ValueError, KeyError, TypeError, lzma.LZMAError) as exc:
-        raise NoBaseline(f"the record of build {number} ({path}) cannot be read: {exc}") \
-            from None
+        raise NoBaseline(f"the record of build {number} ({path}) cannot be read: {exc}; "
+                         "compare with another build (--since N) or build again") from None
     return Snapshot(f"build {number}", faces, svgs)
+
+
+_FACE_TYPES = {"sheet": str, "label": str, "side": str, "stamp": str, "svg_hash": str,
+               "kind": str, "index": int}
+
+
+def _recorded_faces(data: Any) -> tuple[list[FaceRecord], dict[str, str]]:
+    """A record's faces and SVGs, every part checked to be what record_build writes
+    (ValueError saying what is not): a record edited, damaged or from elsewhere is refused
+    in one line, never half read."""
+    if not isinstance(data, dict) or not isinstance(data.get("faces"), list):
+        raise ValueError("it is not a build record (no list of faces)")
+    svgs = data.get("svgs", {})
+    if not isinstance(svgs, dict):
+        raise ValueError("its SVGs are not a mapping")
+    faces = []
+    for number, face in enumerate(data["faces"], start=1):
+        if not isinstance(face, dict) or set(face) - set(_FACE_FIELDS):
+            raise ValueError(f"face {number} is not a face record")
+        for name, kind in _FACE_TYPES.items():
+            if name in face and not isinstance(face[name], kind):
+                raise ValueError(f"face {number}: {name} is not {kind.__name__}")
+        size = face.get("size_mm", (0, 0))
+        if not isinstance(size, (list, tuple)) or len(size) != 2 or \
+                not all(isinstance(v, (int, float)) for v in size):
+            raise ValueError(f"face {number}: size_mm is not two numbers")
+        faces.append(FaceRecord(**{**face, "size_mm": tuple(size)}))
+    return faces, {k: v for k, v in svgs.items() if isinstance(v, str)}
 
 
 # -- what to compare with --------------------------------------------------------------------

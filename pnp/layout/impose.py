@@ -24,8 +24,8 @@ from typing import Literal
 from .. import reads
 from ..load.content import load_document
 from ..findings import Findings
-from ..load.schema import INVALID, validate
-from ..units import PAPERS, Rect, Size, mm_to_pt
+from ..load.schema import INVALID, Where, bounded, located, validate
+from ..units import MAX_PIECE_MM, PAPERS, Rect, Size, mm_to_pt
 
 RULER_MM = 50  # the printed check ruler: measure it to prove the sheet printed at 100%
 EDGE_MM = 3.5  # furniture stays this far inside the paper: most printers cannot print closer
@@ -39,16 +39,16 @@ class Marks:
     """Crop marks: short ticks on the extension of each cut line, full lines, or none."""
 
     style: Literal["ticks", "lines", "none"] = "ticks"
-    length_mm: float = 5
-    offset_mm: float = 1.5  # the gap between the trim (or bleed) edge and the mark
-    width_pt: float = 0.3
+    length_mm: float = bounded(5, min=0, max=50)
+    offset_mm: float = bounded(1.5, min=0, max=50)  # between the trim (or bleed) edge and mark
+    width_pt: float = bounded(0.3, min=0, max=5)
     inner: bool = False  # ticks at every piece's corners too, in the gaps between pieces
 
 
 @dataclass(frozen=True)
 class Grid:
-    cols: int = 0  # 0: as many as fit
-    rows: int = 0
+    cols: int = bounded(0, min=0, max=200)  # 0: as many as fit
+    rows: int = bounded(0, min=0, max=200)
 
 
 @dataclass(frozen=True)
@@ -56,9 +56,10 @@ class SlotSpec:
     """One place on the sheet: the top-left of the piece's trim as it lies on the paper, and
     how far it is turned clockwise (90 or 270: the piece lies on its side)."""
 
-    x_mm: float
-    y_mm: float
+    x_mm: float = bounded(min=0, max=MAX_PIECE_MM)
+    y_mm: float = bounded(min=0, max=MAX_PIECE_MM)
     rotate: int = 0  # 0, 90, 180 or 270
+    where: Where = located()
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,8 @@ class SheetLayout:
     kind: Literal["grid", "gutterfold", "single", "slots"] = "grid"
     paper: str = ""  # "": the paper asked for (--paper); "universal"; "piece"; "a4"; "letter"
     grid: Grid = Grid()
-    gap_mm: float = 0
-    min_margin_mm: float = 7
+    gap_mm: float = bounded(0, min=0, max=100)  # a negative gap would overlap the pieces
+    min_margin_mm: float = bounded(7, min=0, max=100)
     marks: Marks = Marks()
     duplex: Literal["long-edge", "short-edge", "none"] = "long-edge"
     backs: Literal["after-fronts", "at-end", "before-fronts", "none"] = "after-fronts"
@@ -192,8 +193,9 @@ def _read_layouts(path: Path, shown: str, findings: Findings) -> dict[str, Sheet
 @cache
 def builtin_layouts() -> dict[str, SheetLayout]:
     findings = Findings()  # the file beside this one, as fonts.font_dir() finds the fonts
-    layouts = _read_layouts(Path(__file__).parent.parent / "layouts.yaml", "pnp/layouts.yaml",
-                            findings)
+    own = Path(__file__).parent.parent
+    with reads.confined(own):
+        layouts = _read_layouts(own / "layouts.yaml", "pnp/layouts.yaml", findings)
     if not layouts or findings.errors:
         raise RuntimeError("; ".join(f.format() for f in findings))  # a packaging bug
     return layouts
@@ -208,7 +210,8 @@ def load_layouts(root: Path | None = None, shown: str = PROJECT_LAYOUTS
     layouts = dict(builtin_layouts())
     findings = Findings()
     if root is not None and reads.kind(root / PROJECT_LAYOUTS) == reads.FILE:
-        layouts.update(_read_layouts(root / PROJECT_LAYOUTS, shown, findings))
+        with reads.confined(root):
+            layouts.update(_read_layouts(root / PROJECT_LAYOUTS, shown, findings))
     return layouts, findings
 
 
@@ -346,6 +349,8 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     for number, used in enumerate(sheets, start=1):
         start = (number - 1) * per_page
         if layout.kind == "gutterfold":
+            if layout.backs == "none":  # pieces without backs: the half folded under is blank
+                used = [c for c in used if c.face == "front"]
             pages.append(_page("fold", number, used, start, **common))
             continue
         front = _page("front", number, used, start, **common)
@@ -366,21 +371,32 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     return pages + backs
 
 
+class SlotProblem(ValueError):
+    """A layout's slot that cannot hold the piece (off the paper, overlapping, turned oddly):
+    the layout's fault, not the piece's size."""
+
+    def __init__(self, spec: SlotSpec | None, message: str):
+        super().__init__(message)
+        self.spec = spec
+
+
 def _slot_cells(item: Size, paper: Size, layout: SheetLayout, keep: int) -> list[_Cell]:
     """The layout's own slots, the first `keep` of them; each must lie on the paper and no two
     may overlap."""
     cells = []
     for i, spec in enumerate(layout.slots[:keep]):
         if spec.rotate not in (0, 90, 180, 270):
-            raise ValueError(f"slot {i + 1}: rotate {spec.rotate} is not 0, 90, 180 or 270")
+            raise SlotProblem(spec, f"slot {i + 1}: rotate {spec.rotate} is not 0, 90, 180 "
+                              "or 270")
         w, h = (item.height_mm, item.width_mm) if spec.rotate in (90, 270) else tuple(item)
         rect = Rect(spec.x_mm, spec.y_mm, w, h)
         if not rect.inside(Rect(0, 0, *paper)):
-            raise ValueError(f"slot {i + 1} at ({spec.x_mm:g}, {spec.y_mm:g}) mm: a "
-                             f"{w:g} x {h:g} mm piece runs off the paper")
+            raise SlotProblem(spec, f"slot {i + 1} at ({spec.x_mm:g}, {spec.y_mm:g}) mm: a "
+                              f"{w:g} x {h:g} mm piece runs off the {paper.width_mm:g} x "
+                              f"{paper.height_mm:g} mm paper")
         if any(rect.overlaps(c.rect) for c in cells):
-            raise ValueError(f"slot {i + 1} at ({spec.x_mm:g}, {spec.y_mm:g}) mm overlaps "
-                             "an earlier slot")
+            raise SlotProblem(spec, f"slot {i + 1} at ({spec.x_mm:g}, {spec.y_mm:g}) mm "
+                              "overlaps an earlier slot")
         cells.append(_Cell(rect, spec.rotate, "front", i))
     return cells
 
@@ -388,7 +404,7 @@ def _slot_cells(item: Size, paper: Size, layout: SheetLayout, keep: int) -> list
 def _cells(item: Size, paper: Size, layout: SheetLayout, trim_rows: int = 0) -> list[_Cell]:
     if layout.kind == "slots":
         if not layout.slots:
-            raise ValueError("a layout of kind 'slots' lists its slots")
+            raise SlotProblem(None, "a layout of kind 'slots' lists its slots")
         return _slot_cells(item, paper, layout, len(layout.slots) - trim_rows)
     if layout.kind == "gutterfold":
         rows = len({c.rect.y_mm for c in _gutterfold_cells(item, paper, layout)}) - trim_rows

@@ -16,7 +16,11 @@ backs are scaled about the page centre, read from the left and right scales).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from .. import reads
@@ -26,6 +30,7 @@ from ..load.schema import INVALID, bounded, suggest, validate
 from ..units import PAPERS, Rect, Size
 
 PRINTERS_DIR = "printers"
+PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}")  # a file name in printers/
 CALIBRATION_REACH_MM = 10  # the back's scales read corrections up to this far either way
 CROSS_INSET_MM = 25  # the side crosshairs stand this far in from the left and right edges
 
@@ -48,6 +53,11 @@ def load_profile(root: Path, name: str, shown: str | None = None
                  ) -> tuple[PrinterProfile | None, Findings]:
     """The profile `printers/NAME.yaml`, or None with a finding saying what is wrong."""
     findings = Findings()
+    if not PROFILE_NAME.fullmatch(name):
+        findings.error("printer-unknown", Location(PRINTERS_DIR), f"{name!r} is not a "
+                       "profile name", hint="a profile is printers/NAME.yaml, NAME made of "
+                       "letters, digits, '-', '_' and '.'")
+        return None, findings
     path = root / PRINTERS_DIR / f"{name}.yaml"
     shown = shown or f"{PRINTERS_DIR}/{name}.yaml"
     if reads.kind(path) != reads.FILE:
@@ -58,25 +68,63 @@ def load_profile(root: Path, name: str, shown: str | None = None
                            f"profiles: {', '.join(known)}" if known else
                            "make one with 'pnp calibrate', then 'pnp calibrate --save NAME'"))
         return None, findings
-    profile = validate(load_document(path, shown, findings), PrinterProfile, "", findings)
+    with reads.confined(root):
+        profile = validate(load_document(path, shown, findings), PrinterProfile, "",
+                           findings)
     if profile is INVALID or findings.errors:
         return None, findings
     return replace(profile, name=name), findings
 
 
+class ProfileRefused(ValueError):
+    """A profile `save_profile` will not write: `pnp build --printer` would refuse it."""
+
+
+def profile_problem(profile: PrinterProfile) -> str | None:
+    """Why `pnp build` would refuse this profile, in the words of its options, or None."""
+    for each in fields(PrinterProfile):
+        value = getattr(profile, each.name)
+        low, high = each.metadata.get("min"), each.metadata.get("max")
+        if low is None and high is None:
+            continue
+        if not math.isfinite(value):
+            return f"{each.name} is {value}, not a number"
+        if value < low or value > high:
+            return f"{each.name} {value:g} is outside {low:g} to {high:g}"
+    return None
+
+
 def save_profile(root: Path, name: str, profile: PrinterProfile) -> Path:
+    """Write printers/NAME.yaml, and read it back as `pnp build --printer NAME` will: a
+    profile it would refuse, or read differently, is not written (ProfileRefused)."""
+    problem = profile_problem(profile)
+    if problem or not PROFILE_NAME.fullmatch(name):
+        raise ProfileRefused(problem or f"{name!r} is not a profile name")
     folder = root / PRINTERS_DIR
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.yaml"
+    # Fixed-point numbers (YAML reads '1e-05' as text) and a JSON string, which is a valid
+    # YAML double-quoted scalar whatever the description holds.
     text = (f"# Printer profile, from a reading of the pnp calibration sheet.\n"
             f"# Used by: pnp build --printer {name}\n"
-            f"description: \"{profile.description}\"\n"
-            f"offset_x_mm: {profile.offset_x_mm:g}\n"
-            f"offset_y_mm: {profile.offset_y_mm:g}\n"
-            f"scale: {profile.scale:.5g}\n")
-    tmp = path.with_suffix(".yaml.tmp")
+            f"description: {json.dumps(profile.description, ensure_ascii=False)}\n"
+            f"offset_x_mm: {profile.offset_x_mm:.3f}\n"
+            f"offset_y_mm: {profile.offset_y_mm:.3f}\n"
+            f"scale: {profile.scale:.6f}\n")
+    tmp = folder / f".{name}.yaml.tmp"
     tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        findings = Findings()
+        with reads.confined(root):
+            read = validate(load_document(tmp, name, findings), PrinterProfile, "", findings)
+        if read is INVALID or findings.errors:
+            raise ProfileRefused(findings.errors[0].message if findings.errors else
+                                 "it does not read back")
+        if read.description != profile.description:
+            raise ProfileRefused("its description does not read back as written")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 

@@ -29,7 +29,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .assets import MAX_ASSET_BYTES, MAX_IMAGE_PIXELS, check_svg_asset, image_size, resolve_asset
+from .assets import (MAX_ASSET_BYTES, MAX_IMAGE_PIXELS, check_svg_asset, decode_problem,
+                     image_size, resolve_asset)
 from .probe import SVG_MEMORY_BYTES, SVG_SECONDS, ArtRefused, render_svg_bounded
 from ..findings import Finding, Findings, Location, Severity
 
@@ -186,6 +187,9 @@ def _check_raster_art(art: Art, data: bytes, width_mm: float, height_mm: float,
                          "allowed (decoding it would take gigabytes)", "scale it down")
     if not width or not height:
         raise ArtRefused(f"is {width} x {height} pixels: it has nothing to draw")
+    problem = decode_problem(data)  # every pixel, as the build will decode it
+    if problem:
+        raise ArtRefused(problem, "export it again as PNG or JPEG")
     art.kind, art.width_px, art.height_px = kind, width, height
     art.dpi = effective_dpi(width, height, width_mm, height_mm, fit)
 

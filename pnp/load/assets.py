@@ -18,6 +18,7 @@ check for an image named by content.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 import struct
@@ -302,7 +303,33 @@ def _check_raster(data: bytes) -> str | None:
                 "scale it down")
     if not width or not height:
         return f"is {width} x {height} pixels: it has no pixels to draw"
-    return None
+    return decode_problem(data)
+
+
+_DECODED: dict[bytes, str | None] = {}  # content hash -> why its pixels cannot be decoded
+
+
+def decode_problem(data: bytes) -> str | None:
+    """Why the raster `data` cannot be decoded whole, or None: every pixel is decoded, as the
+    build's drawing decodes it (cairosvg opens non-PNG art with Pillow and hands it to cairo
+    as PNG; PNG goes to libpng, which like Pillow refuses a truncated stream or a broken
+    chunk), so a truncated or corrupt file is a finding of check, not a failure of build.
+    Kept per content: every card with the same art pays for one decoding."""
+    key = hashlib.sha256(data).digest()
+    if key not in _DECODED:
+        from PIL import Image, ImageFile, ImageOps
+
+        ImageFile.LOAD_TRUNCATED_IMAGES = False  # a truncated file is an error, as for cairo
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                ImageOps.exif_transpose(image).load()
+            _DECODED[key] = None
+        except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError,
+                struct.error) as exc:
+            reason = " ".join(str(exc).split())[:120] or type(exc).__name__
+            _DECODED[key] = (f"cannot be decoded ({reason}): the file is truncated or "
+                             "damaged; export it again")
+    return _DECODED[key]
 
 
 def _local(tag) -> str:
@@ -372,6 +399,7 @@ def _read_inside(root: Path, url: str) -> bytes:
 
 __all__ = [
     "MAX_ASSET_BYTES", "MAX_IMAGE_PIXELS", "MAX_SVG_ELEMENTS", "RefusedFetch",
-    "check_asset_bytes", "check_svg_asset", "confined_fetcher", "image_size", "refuse_fetch",
+    "check_asset_bytes", "check_svg_asset", "confined_fetcher", "decode_problem", "image_size",
+    "refuse_fetch",
     "resolve_asset",
 ]

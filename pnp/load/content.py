@@ -27,7 +27,9 @@ from yaml.resolver import Resolver
 from .. import reads
 from ..findings import Finding, Findings, Location, Severity
 
-MAX_FILE_BYTES = 1_000_000  # far above any real game file; stops a runaway or hostile one early
+from .limits import DEFAULT_FILE_MB, FILE_MB_VARIABLE, file_limit_hint, max_file_bytes
+
+MAX_FILE_BYTES = DEFAULT_FILE_MB * 1_000_000  # the default; a read asks max_file_bytes()
 _YAML_TAG = "tag:yaml.org,2002:"
 MAX_DEPTH = 40  # nesting of lists and mappings; real content uses 4, a hostile file 10 000
 
@@ -173,10 +175,14 @@ def _read_capped(path: Path, where: Location, findings: Findings) -> bytes | Non
     grows, or a symlink to a device or a pipe, cannot make the loader read forever. Read
     through pnp.reads, as every project file a check reads.
     """
+    limit = max_file_bytes()
     try:
-        raw = reads.read_file(path, MAX_FILE_BYTES + 1)
+        raw = reads.read_file(path, limit + 1)
     except FileNotFoundError:
         findings.error("file-missing", where, "file not found", hint="create it or restore it")
+        return None
+    except reads.Outside:
+        findings.error("file-outside", where, reads.OUTSIDE_MESSAGE, hint=reads.OUTSIDE_HINT)
         return None
     except reads.NotAFile as exc:
         kind = "a folder" if exc.folder else "not a regular file"
@@ -186,16 +192,15 @@ def _read_capped(path: Path, where: Location, findings: Findings) -> bytes | Non
     except OSError as exc:
         findings.error("file-unreadable", where, f"cannot read: {exc.strerror or exc}")
         return None
-    if len(raw) > MAX_FILE_BYTES:
+    if len(raw) > limit:
         try:
             size = max(path.stat().st_size, len(raw))
         except OSError:
             size = len(raw)
         findings.error(
             "file-too-large", where,
-            f"file is {size} bytes, more than the {MAX_FILE_BYTES} "
-            "allowed", hint="split it or check that it is the right file",
-        )
+            f"file is {size} bytes, more than the {limit} allowed ({FILE_MB_VARIABLE})",
+            hint=file_limit_hint(size))
         return None
     return raw
 

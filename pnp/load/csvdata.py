@@ -59,6 +59,19 @@ def load_csv(path: Path, shown: str, findings: Findings) -> Document:
         return Document(shown, None)
     header_line, header = rows[0]
     names = [cell.strip() for cell in header]
+    separator = next((sep for sep in (";", "\t", "|") if len(names) == 1 and sep in names[0]),
+                     None)
+    if separator is not None:
+        shown_sep = {"\t": "tabs"}.get(separator, f"'{separator}'")
+        findings.error("csv-header", Location(shown, header_line, 1), f"the header is "
+                       f"separated by {shown_sep}, and pnp reads CSV separated by commas",
+                       hint="save it again as comma-separated CSV (in a spreadsheet: "
+                       "CSV UTF-8, comma-delimited)")
+        return Document(shown, None)
+    if len(rows) == 1:
+        findings.error("csv-empty", Location(shown, header_line, 1), "the file has a header "
+                       "but no rows", hint="add one row per item under the header")
+        return Document(shown, None)
     ok = True
     for number, name in enumerate(names, start=1):
         if not _HEADER.fullmatch(name):
@@ -106,6 +119,8 @@ def _row_node(shown: str, line: int, names: list[str], row: list[str]) -> Mappin
                 child = MappingNode(_MAP, nested[prefix], mark, mark)
                 pairs.append((ScalarNode(_STR, parent, mark, mark), child))
             pairs = nested[prefix]
-        pairs.append((ScalarNode(_STR, leaf, mark, mark), ScalarNode(_STR, cell.strip(), mark,
+        # A line break inside a quoted cell is CRLF in RFC 4180: one line break in the text.
+        text = cell.strip().replace("\r\n", "\n").replace("\r", "\n")
+        pairs.append((ScalarNode(_STR, leaf, mark, mark), ScalarNode(_STR, text, mark,
                                                                      mark, style=None)))
     return MappingNode(_MAP, top, start, start)

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .content import location_of
+from .content import location_of, printable
 from ..findings import Findings, Location
 from .schema import INVALID, Colour, Image, RawNode, Validator, Where, bounded, located, suggest
 from ..units import CARD_SIZES, Size, SizeError, parse_size
@@ -28,7 +28,21 @@ NAME = re.compile(r"[a-z][a-z0-9_]*")  # table, deck and field names: usable in 
 SHEET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # what `--sheets` takes and file names carry
 # Names a table or deck cannot take: the other names of expressions and of a `Game`.
 RESERVED = {"game", "info", "icons", "sheets", "parts", "folder", "names"}
-RESERVED_FIELDS = {"where"}  # every record's location
+# Names a field cannot take: what every record carries besides its fields (its location, how
+# findings name it) and the record's own name in the code made for it.
+RESERVED_FIELDS = {"where", "label", "label_of", "self"}
+
+
+def name_problem(name: object, reserved: set[str] = RESERVED_FIELDS) -> str | None:
+    """Why `name` cannot name a field (or an `each` binding), or None: it must be a plain
+    lower-case identifier, not a Python keyword and not a name pnp reserves."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        return "must be lower-case letters, digits and _, starting with a letter"
+    if keyword.iskeyword(name):
+        return "is a Python keyword"
+    if name in reserved:
+        return f"is reserved (pnp reserves: {', '.join(sorted(reserved))})"
+    return None
 
 
 @dataclass(frozen=True)
@@ -221,12 +235,9 @@ class FieldReader:
         for key, value in node.value:
             name = key.value if isinstance(key, ScalarNode) else ""
             where = f"{path}.{name}" if name else path
-            if not isinstance(name, str) or not NAME.fullmatch(name) or \
-                    keyword.iskeyword(name) or name in RESERVED_FIELDS:
-                reason = "is reserved" if name in RESERVED_FIELDS or keyword.iskeyword(name) \
-                    else \
-                    "must be lower-case letters, digits and _, starting with a letter"
-                self.error(key, path, f"field name '{name}' {reason}",
+            reason = name_problem(name)
+            if reason:
+                self.error(key, path, f"field name '{printable(str(name))}' {reason}",
                            hint="rename it, e.g. title or home_region")
                 ok = False
                 continue
@@ -345,6 +356,9 @@ class FieldReader:
         if node is None:
             return None
         value = self.validator.structure(node, kind, f"{path}.{key}")
+        if value is not INVALID and kind is int and value < 0:  # a count or a budget
+            self.error(node, f"{path}.{key}", f"{key} {value} must be >= 0")
+            return None
         return None if value is INVALID else value
 
     def compile(self, class_name: str, specs: dict[str, FieldSpec], label: str,

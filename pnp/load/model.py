@@ -19,19 +19,20 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .. import reads
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
-from .content import Document, load_document, location_of
+from .content import Document, load_document, location_of, printable
 from .csvdata import load_csv
+from .limits import DEFAULT_ITEMS, ITEMS_VARIABLE, items_limit_hint, max_items
 from .expressions import names_used, sandbox
 from ..findings import NOWHERE, Findings, Location
-from .manifest import (NAME, RESERVED, SHEET_NAME, BoardSpec, DeckSpec, FieldReader, FieldSpec,
-                       Manifest, PageSpec, RecordType, labelled, read_size, record_class_name,
-                       record_type)
+from .manifest import (NAME, RESERVED, RESERVED_FIELDS, SHEET_NAME, BoardSpec, DeckSpec,
+                       FieldReader, FieldSpec, Manifest, PageSpec, RecordType, labelled,
+                       name_problem, read_size, record_class_name, record_type)
 from .schema import INVALID, Image, Where, suggest, validate
 from ..units import Size
 
 GAME_FILE = "game.yaml"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
-MAX_ITEMS = 5000  # per deck: far above a real game (540 cards), far below a runaway `each`
+MAX_ITEMS = DEFAULT_ITEMS  # the default; each deck asks max_items() (pnp.load.limits)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,7 +217,8 @@ class _Loader:
                              field=field_name, suffixes=IMAGE_SUFFIXES)
         if path is None:
             return
-        problem = check_asset_bytes(reads.read_file(path, MAX_ASSET_BYTES + 1))
+        problem = check_asset_bytes(reads.read_file(path, MAX_ASSET_BYTES + 1,
+                                                    inside=self.folder))
         if problem:
             self.findings.error("image-refused", where, f"'{value}' {problem}",
                                 subject=subject, field=field_name)
@@ -330,6 +332,11 @@ def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Fi
 def _arrange(items: tuple, deck: DeckSpec, record: RecordType, findings: Findings,
              shown: str) -> tuple:
     """Apply a deck's `quantity` (copies of each item) and `sort` (print order)."""
+    if len(items) > max_items():
+        findings.error("manifest-items", deck.where.of("file"), f"the deck's file holds "
+                       f"{len(items)} items, more than the {max_items()} a deck may hold "
+                       f"({ITEMS_VARIABLE})", field="file", hint=items_limit_hint(len(items)))
+        return items
     if deck.quantity:
         spec = record.fields.get(deck.quantity)
         if spec is None or spec.kind != "whole":
@@ -347,11 +354,11 @@ def _arrange(items: tuple, deck: DeckSpec, record: RecordType, findings: Finding
         if bad:
             return items
         total = sum(getattr(i, deck.quantity) for i in items)
-        if total > MAX_ITEMS:
+        if total > max_items():
             findings.error("manifest-quantity", deck.where.of("quantity"),
                            f"the {deck.quantity} column adds up to {total} items, more than "
-                           f"the {MAX_ITEMS} a deck may hold", field="quantity",
-                           hint="check for a stray extra digit")
+                           f"the {max_items()} a deck may hold ({ITEMS_VARIABLE})",
+                           field="quantity", hint=items_limit_hint(total))
             return items
         items = tuple(i for i in items for _ in range(getattr(i, deck.quantity)))
     return _sorted(items, deck, list(record.fields), findings)
@@ -399,10 +406,11 @@ def _generate(deck: DeckSpec, name: str, game: Game, findings: Findings,
         bindings = []
         for key, value in generator.value:
             label = key.value if isinstance(key, ScalarNode) else ""
-            if not isinstance(key, ScalarNode) or not NAME.fullmatch(str(label)) or \
-                    label in RESERVED or not isinstance(value, ScalarNode):
+            reason = name_problem(label, RESERVED_FIELDS | RESERVED)
+            if not isinstance(key, ScalarNode) or reason or not isinstance(value, ScalarNode):
                 findings.error("manifest-each", location_of(loader.game_shown, key),
-                               f"'{label}': a generator binds a plain name to an expression",
+                               f"'{printable(str(label))}': a generator binds a plain name "
+                               f"to an expression" + (f"; the name {reason}" if reason else ""),
                                field=f"decks.{name}.each")
                 return ()
             bindings.append((label, value))
@@ -412,9 +420,11 @@ def _generate(deck: DeckSpec, name: str, game: Game, findings: Findings,
             findings.error("manifest-each", exc.where, exc.message, field=f"decks.{name}.each",
                            hint=exc.hint)
             return ()
-        if len(items) > MAX_ITEMS:
-            findings.error("manifest-each", where, f"deck '{name}' makes more than "
-                           f"{MAX_ITEMS} items", hint="check the ranges in its generators")
+        if len(items) > max_items():
+            findings.error("manifest-each", where, f"deck '{name}' makes more than the "
+                           f"{max_items()} items a deck may hold ({ITEMS_VARIABLE})",
+                           hint="check the ranges in its generators; "
+                           + items_limit_hint(len(items)))
             return ()
     if not items:
         findings.warning("manifest-each", where, f"deck '{name}' makes no items",
@@ -445,7 +455,7 @@ def _expand(bindings: list[tuple[str, Node]], names: dict[str, Any], shown: str,
     results: list[tuple[dict[str, Any], Where]] = []
 
     def bind(index: int, scope: dict[str, Any], bound: dict[str, Any]) -> None:
-        if len(results) > MAX_ITEMS:
+        if len(results) > max_items():
             return
         if index == len(bindings):
             origin = next((v.where for v in bound.values()

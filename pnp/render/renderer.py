@@ -27,6 +27,7 @@ from markupsafe import Markup, escape
 from .. import reads
 from ..errors import OutsideError
 from ..findings import Findings, Location, display_path
+from ..load.content import printable
 from ..fonts import FACES, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
 from .textfit import TOKEN, fit_text, tokens_in, wrap
@@ -38,6 +39,9 @@ _SVG_UNITS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_INCH / 72,
               "pc": MM_PER_INCH / 6, "px": MM_PER_INCH / 96}
 _LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px)?\s*")
 SIZE_TOLERANCE_MM = 0.01
+# An href the drawing would fetch: anything but a `data:` URL (image() embeds checked art so)
+# or a reference inside the drawing (#id). cairosvg refuses to fetch it at build time.
+_FOREIGN_HREF = re.compile(r"""\bhref\s*=\s*(["'])(?!\s*(?:data:|#))(.*?)\1""", re.DOTALL)
 ICONS_TEMPLATE = "icons.svg.j2"
 # Content files, which the model reads: never embedded as art.
 DATA_SUFFIXES = (".yaml", ".yml", ".csv")
@@ -76,8 +80,12 @@ class _TemplateLoader(jinja2.BaseLoader):
     compiled templates (a checksum of the source decides if an entry is used).
     """
 
-    def __init__(self, searchpath: list[str]):
+    def __init__(self, searchpath: list[str], root: str | None = None):
         self.searchpath = searchpath
+        # Each folder's reads stay inside the project (`root`) when the folder is in it,
+        # else inside the folder itself (pnp's own templates).
+        self.inside = {folder: root if root and reads.is_inside(folder, root) else folder
+                       for folder in searchpath}
         # The source of each template read, by its read's answer (pnp.cache.sheets asks
         # which of those a piece of work read name `game`).
         self.sources: dict[str, str] = {}
@@ -86,7 +94,7 @@ class _TemplateLoader(jinja2.BaseLoader):
         looked = []
         for folder in self.searchpath:
             filename = os.path.normpath(posixpath.join(folder, *split_template_path(template)))
-            data, answer, error = reads.look(filename)
+            data, answer, error = reads.look(filename, inside=self.inside[folder])
             looked.append((filename, answer))
             if data is not None:
                 break
@@ -115,9 +123,11 @@ class Renderer:
     """Renders the faces of one game's components, collecting text findings as it goes."""
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
-                 globals_: dict[str, Any], art_folder: Path | None = None):
+                 globals_: dict[str, Any], art_folder: Path | None = None,
+                 root: Path | None = None):
         self.env = _Environment(
-            loader=_TemplateLoader([str(d) for d in template_dirs]),
+            loader=_TemplateLoader([str(d) for d in template_dirs],
+                                   str(root) if root is not None else None),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -184,6 +194,10 @@ class Renderer:
             self._report(where, f"template '{template}' not found", "", "template-missing",
                          f"create it in {folders} or fix the name")
             return False
+        except reads.Outside:
+            self._report(where, f"template '{template}' {reads.OUTSIDE_MESSAGE}", "",
+                         "file-outside", reads.OUTSIDE_HINT)
+            return False
         except (OSError, UnicodeDecodeError) as exc:
             self._report(where, f"template '{template}' cannot be read: {exc}", "",
                          "template-missing", "save the template as UTF-8 text")
@@ -212,6 +226,14 @@ class Renderer:
             self._report(where, f"the SVG it draws is not well-formed XML: {reason} (at "
                          f"'{_excerpt(rendered, column)}')", label, "template-xml",
                          "close every tag and quote every attribute in the template")
+            return False
+        foreign = _FOREIGN_HREF.search(svg) if "href" in svg else None
+        if foreign:
+            shown = printable(foreign.group(2))[:60]
+            self._report(self._source_line(template, foreign.group(0)), f"loads '{shown}' "
+                         "by href, which a build refuses: templates draw art only through "
+                         "image()", label, "template-href", "write {{ image(card, 'field', "
+                         "(x, y, width, height)) }}: image() checks the art and embeds it")
             return False
         if expect is None:
             return True
@@ -264,7 +286,7 @@ class Renderer:
             raise ValueError(f"'{path}' is outside the game folder")
         if file.suffix.lower() in DATA_SUFFIXES:
             raise ValueError(f"'{path}' is a content file, not art")
-        data = reads.read_file(file)
+        data = reads.read_file(file, inside=self.art_folder)
         x, y, width, height = box_mm
         where = card.where.of(field) if hasattr(card, "where") else None
         if where is not None:

@@ -46,9 +46,25 @@ def rules_for(plugin: str) -> list[Rule]:
     return [r for r in REGISTRY.values() if r.plugin == plugin]
 
 
-def run_rules(plugin: str, model: Any, findings: Findings) -> None:
+def run_rules(plugin: str, model: Any, findings: Findings, where: Location | None = None
+              ) -> None:
+    """Run the plug-in's rules on `model`. A rule that raises (a plug-in written for another
+    game, reading a table this one lacks) stops the plug-in with one finding at `where`, the
+    manifest's `plugin:`, instead of ending the check."""
     for each in rules_for(plugin):
-        findings.extend(list(each.check(model)))
+        try:
+            findings.extend(list(each.check(model)))
+        except Exception as exc:  # the plug-in's code failing on this game's data
+            if isinstance(exc, AttributeError) and exc.args and isinstance(exc.args[0], str) \
+                    and " " not in exc.args[0]:
+                why = f"it reads '{exc.args[0]}', which this game does not declare"
+            else:
+                why = f"its rule '{each.id}' failed: {type(exc).__name__}: {exc}"
+            findings.error("game-plugin", where or Location(""), f"the rules plug-in "
+                           f"'{plugin}' does not fit this game: {why}",
+                           hint="use the plug-in with the game it was written for, or "
+                           "remove 'plugin:'")
+            return
 
 
 def problem(rule_id: str, where: Location, message: str, *, subject: str = "",

@@ -68,7 +68,7 @@ def test_card_png_writes_that_cards_faces(project, run):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (round(63 / 25.4 * 150), round(88 / 25.4 * 150))
-    assert cards_in((project / PROOF / "index.html").read_text(encoding="utf-8")) == [
+    assert cards_in((project / PROOF / "card.html").read_text(encoding="utf-8")) == [
         'event 16 "Credit Swap"']
 
 
@@ -81,11 +81,13 @@ def test_unknown_card_is_a_usage_error_with_a_suggestion(project, run):
 
 def test_changed_shows_only_cards_whose_faces_changed(project, run):
     assert run("proof").code == 0
+    full = (project / PROOF / "index.html").read_bytes()
     assert run("proof", "--changed").code == 0
-    assert cards_in((project / PROOF / "index.html").read_text(encoding="utf-8")) == []
+    assert cards_in((project / PROOF / "changed.html").read_text(encoding="utf-8")) == []
     edit(project / EVENTS, '"Fed Cuts Rates"', '"Fed Cuts Rates Again"')
     assert run("proof", "--changed").code == 0
-    html = (project / PROOF / "index.html").read_text(encoding="utf-8")
+    assert (project / PROOF / "index.html").read_bytes() == full  # the full gallery stays
+    html = (project / PROOF / "changed.html").read_text(encoding="utf-8")
     assert cards_in(html) == ['event 3 "Fed Cuts Rates Again"']
     assert '<span class="changed">changed</span>' in html
 
@@ -93,7 +95,7 @@ def test_changed_shows_only_cards_whose_faces_changed(project, run):
 def test_build_records_the_faces_for_changed(project, run):
     assert run("build", "--sheets", "banks").code == 0
     assert run("proof", "--changed").code == 0
-    assert cards_in((project / PROOF / "index.html").read_text(encoding="utf-8")) == []
+    assert cards_in((project / PROOF / "changed.html").read_text(encoding="utf-8")) == []
 
 
 def test_gallery_in_chromium(project, run, browser):

@@ -171,7 +171,7 @@ def _png(width: int, height: int) -> bytes:
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
 
     header = chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
-    rows = b"" if width * height > 10_000 else (b"\0" + b"\x80" * width) * height
+    rows = b"" if width * height > 1_000_000 else (b"\0" + b"\x80" * width) * height
     return (b"\x89PNG\r\n\x1a\n" + header + chunk(b"IDAT", zlib.compress(rows))
             + chunk(b"IEND", b""))
 
