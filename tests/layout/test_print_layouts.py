@@ -1,4 +1,4 @@
-"""Print layouts, read back: each layout's PDF as pdfplumber and qpdf see it, never from the
+"""Print layouts, read back: each layout's PDF as pdfplumber, PDFium and MuPDF see it, never from the
 layout code that produced it. Marks describe the piece size, boxes are the declared sizes,
 short-edge backs lie under their fronts, the universal sheet fits A4 and Letter, gutterfold
 fronts and backs meet at the fold, and a printer profile moves every back by its offset."""
