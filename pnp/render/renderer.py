@@ -40,7 +40,7 @@ _LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px)?\s*")
 SIZE_TOLERANCE_MM = 0.01
 ICONS_TEMPLATE = "icons.svg.j2"
 # Content files, which the model reads: never embedded as art.
-DATA_SUFFIXES = (".yaml", ".yml", ".csv")
+DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")
 _IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
 
 
