@@ -125,8 +125,10 @@ class _Loader:
             return load_spreadsheet(path, self.shown(path), self.findings, sheet, sheet_where)
         if suffix in (".yaml", ".yml"):
             return load_document(path, self.shown(path), self.findings)
+        hint = "save it from LibreOffice as Excel 2007-365 (.xlsx)" if suffix == ".ods" else \
+            "data comes from YAML, CSV or .xlsx files"
         self.findings.error("manifest-file", where, f"'{name}' is not a .yaml, .csv or .xlsx "
-                            "file", hint="data comes from YAML, CSV or .xlsx files")
+                            "file", hint=hint)
         return None
 
     def records(self, file: str, where: Location, record: RecordType, shape: str,

@@ -165,6 +165,17 @@ def bomb(path: Path) -> None:
             part.write(b"\0" * 1_000_000)
 
 
+def test_an_ods_file_is_refused_with_how_to_save_it(tmp_path, run, monkeypatch):
+    root = banking(tmp_path, spreadsheet=False)
+    (root / GAME / "cards.ods").write_bytes(b"PK")
+    edit(root / GAME / "game.yaml", "    file: cards.csv\n", "    file: cards.ods\n")
+    monkeypatch.chdir(root)
+    result = run("check", "--game", "banking")
+    assert result.code == 1
+    assert "'cards.ods' is not a .yaml, .csv or .xlsx file; save it from LibreOffice as Excel " \
+        "2007-365 (.xlsx)" in result.err
+
+
 @pytest.mark.parametrize(("damage", "message"), [
     (lambda path: path.write_bytes(b"rank,suit,value\nA,spades,1\n"), "is not an .xlsx workbook"),
     (bomb, f"more than {MAX_UNPACKED_BYTES:,}"),
