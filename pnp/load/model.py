@@ -1,9 +1,9 @@
 """Model: a game folder in (its manifest, data files); a `Game` of validated records out.
 
-Reads `game.yaml`, compiles the declared fields, loads every table and deck file (YAML, CSV or .xlsx)
-through the one validator, then checks what a type alone cannot: references between tables,
-text budgets and art files. Decks with `each` are made from the data, `quantity` repeats an
-item, `sort` orders a deck. Nothing here knows any particular game. Every problem is a finding.
+Reads `game.yaml`, compiles the declared fields, loads every table and deck file (YAML, CSV or
+.xlsx) through the one validator, then checks what a type alone cannot: references between tables,
+text budgets and art files. Decks with `each` are made from the data, `quantity` repeats an item,
+`sort` orders a deck. Nothing here knows any particular game. Every problem is a finding.
 """
 
 from __future__ import annotations
