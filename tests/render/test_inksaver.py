@@ -40,9 +40,8 @@ def test_a_face_with_no_marks_is_returned_unchanged():
 
 def ink(path: Path) -> float:
     """The ink laid down, summed over every page, as a share of one page fully covered by one
-    ink (as Ghostscript's ink_cov device measures it): each pixel of the page rendered at
-    72 dpi turned into CMYK with full black generation (K = min(C, M, Y), taken out of C, M
-    and Y)."""
+    ink (how much ink, not only where): each pixel of the page rendered at 72 dpi turned into
+    CMYK with full black generation (K = min(C, M, Y), taken out of C, M and Y)."""
     total = 0.0
     document = pypdfium2.PdfDocument(path)
     try:
