@@ -19,16 +19,34 @@ class Severity(enum.Enum):
 
 @dataclass(frozen=True, order=True)
 class Location:
-    """A place in a content file; line and column count from 1, as editors do."""
+    """A place in a content file; line and column count from 1, as editors do. In a
+    spreadsheet, `sheet` names the sheet, and line and column are a cell's row and column,
+    shown as a spreadsheet names the cell: `cards.xlsx:Cards!B7`."""
 
     path: str
     line: int = 0
     column: int = 0
+    sheet: str = ""
 
     def __str__(self) -> str:
+        if self.sheet:
+            sheet = self.sheet if re.fullmatch(r"\w+", self.sheet) else \
+                "'" + self.sheet.replace("'", "''") + "'"
+            if not self.line:
+                return f"{self.path}:{sheet}"
+            return f"{self.path}:{sheet}!{column_letters(self.column)}{self.line}"
         if not self.line:
             return self.path
         return f"{self.path}:{self.line}:{self.column}"
+
+
+def column_letters(column: int) -> str:
+    """A spreadsheet column's letters from its number: 1 -> A, 27 -> AA."""
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 NOWHERE = Location("<unknown>")
@@ -91,6 +109,8 @@ class Finding:
             "field": self.field,
             "message": self.message,
             "hint": self.hint,
+            # Only for a spreadsheet: line and column are then the cell's row and column.
+            **({"sheet": self.where.sheet} if self.where.sheet else {}),
         }
 
 

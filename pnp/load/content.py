@@ -75,7 +75,8 @@ class Document:
 
 def location_of(shown: str, node: Node) -> Location:
     mark = node.start_mark
-    return Location(shown, mark.line + 1, mark.column + 1)
+    # A spreadsheet cell's mark names its sheet (pnp.load.csvdata.CellMark).
+    return Location(shown, mark.line + 1, mark.column + 1, getattr(mark, "sheet", ""))
 
 
 class _StrictComposing:

@@ -24,8 +24,19 @@ _STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.o
 _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
-def _mark(shown: str, line: int, column: int) -> Mark:
+class CellMark(Mark):
+    """A node position in a spreadsheet: the row and column of a cell in a named sheet
+    (findings print it as `cards.xlsx:Cards!B7`)."""
+
+    def __init__(self, shown: str, line: int, column: int, sheet: str):
+        super().__init__(shown, 0, line - 1, column - 1, None, None)
+        self.sheet = sheet
+
+
+def _mark(shown: str, line: int, column: int, sheet: str = "") -> Mark:
     """A node position: `line` and `column` are 1-based, as findings print them."""
+    if sheet:
+        return CellMark(shown, line, column, sheet)
     return Mark(shown, 0, line - 1, column - 1, None, None)
 
 
@@ -52,9 +63,19 @@ def load_csv(path: Path, shown: str, findings: Findings) -> Document:
                        f"CSV error: {printable(str(exc))}",
                        hint="check the quotes on this row: a quoted cell must close")
         return Document(shown, None)
+    return table_document(shown, rows, findings,
+                          extra_hint="remove the extra cells, or quote a cell holding a comma")
+
+
+def table_document(shown: str, rows: list[tuple[int, list[str]]], findings: Findings, *,
+                   sheet: str = "", extra_hint: str) -> Document:
+    """A table's rows (their line, or row in a spreadsheet, and their cells as text) as a
+    document: the first row that is not empty names the fields, empty rows are left out.
+    `sheet` names the spreadsheet sheet the rows come from, if they do."""
+    where = Location(shown, sheet=sheet)
     rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
     if not rows:
-        findings.error("yaml-empty", where, "file is empty",
+        findings.error("yaml-empty", where, "file is empty" if not sheet else "sheet is empty",
                        hint="add a header row naming the fields, then one row per item")
         return Document(shown, None)
     header_line, header = rows[0]
@@ -75,12 +96,12 @@ def load_csv(path: Path, shown: str, findings: Findings) -> Document:
     ok = True
     for number, name in enumerate(names, start=1):
         if not _HEADER.fullmatch(name):
-            findings.error("csv-header", Location(shown, header_line, number),
+            findings.error("csv-header", Location(shown, header_line, number, sheet),
                            f"header '{printable(name)}' is not a field name",
                            hint="name each column with a field, e.g. title or invest.red")
             ok = False
         elif name in names[: number - 1]:
-            findings.error("csv-header", Location(shown, header_line, number),
+            findings.error("csv-header", Location(shown, header_line, number, sheet),
                            f"header '{name}' is repeated (column {names.index(name) + 1})",
                            hint="give each column its own field")
             ok = False
@@ -89,27 +110,30 @@ def load_csv(path: Path, shown: str, findings: Findings) -> Document:
     items = []
     for line, row in rows[1:]:
         if len(row) > len(names):
-            findings.error("csv-row", Location(shown, line, len(names) + 1),
+            findings.error("csv-row", Location(shown, line, len(names) + 1, sheet),
                            f"row has {len(row)} cells, the header names {len(names)}",
-                           hint="remove the extra cells, or quote a cell holding a comma")
+                           hint=extra_hint)
             continue
-        items.append(_row_node(shown, line, names, row))
-    header_keys = [ScalarNode(_STR, name, _mark(shown, header_line, n), _mark(shown, header_line, n))
+        items.append(_row_node(shown, line, names, row, sheet))
+    header_keys = [ScalarNode(_STR, name, _mark(shown, header_line, n, sheet),
+                              _mark(shown, header_line, n, sheet))
                    for n, name in enumerate(names, start=1)]
-    root = SequenceNode(_SEQ, items, _mark(shown, header_line, 1), _mark(shown, header_line, 1))
+    root = SequenceNode(_SEQ, items, _mark(shown, header_line, 1, sheet),
+                        _mark(shown, header_line, 1, sheet))
     root.csv_header = header_keys  # the validator reads unknown columns from these
     return Document(shown, root)
 
 
-def _row_node(shown: str, line: int, names: list[str], row: list[str]) -> MappingNode:
+def _row_node(shown: str, line: int, names: list[str], row: list[str], sheet: str
+              ) -> MappingNode:
     """One row as a mapping node; dotted headers nest, empty cells are left out."""
     top: list = []
     nested: dict[str, list] = {}
-    start = _mark(shown, line, 1)
+    start = _mark(shown, line, 1, sheet)
     for number, (name, cell) in enumerate(zip(names, row), start=1):
         if not cell.strip():
             continue
-        mark = _mark(shown, line, number)
+        mark = _mark(shown, line, number, sheet)
         *parents, leaf = name.split(".")
         pairs, prefix = top, ""
         for parent in parents:

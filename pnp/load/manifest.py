@@ -72,8 +72,9 @@ class Icon:
 class TableSpec:
     """Data that is not printed: it feeds templates, rules and the items of other decks."""
 
-    file: str  # .yaml or .csv, in the game folder
+    file: str  # .yaml, .csv or .xlsx, in the game folder
     fields: RawNode  # each record's fields and types
+    sheet: str = ""  # the sheet of an .xlsx file to read (default: its first sheet)
     shape: Literal["list", "record"] = "list"  # a list of records, or one record
     key: str = "name"  # the field a `ref` to this table names
     label: str = ""  # how findings name one record, a Jinja template over its fields
@@ -88,7 +89,8 @@ class DeckSpec:
     size: str  # a preset ('poker') or '63 x 88 mm', '2.5 x 3.5 in', '20 mm'
     front: str  # template file
     back: str  # template file, or 'none'
-    file: str = ""  # the items: a YAML list or a CSV file ...
+    file: str = ""  # the items: a YAML list, a CSV file or an .xlsx workbook ...
+    sheet: str = ""  # the sheet of an .xlsx `file` to read (default: its first sheet)
     each: RawNode | None = None  # ... or generators over the data
     fields: RawNode | None = None  # the items' fields and types (required with `file`)
     quantity: str = ""  # the field saying how many copies of an item to print

@@ -1,9 +1,9 @@
 """Model: a game folder in (its manifest, data files); a `Game` of validated records out.
 
-Reads `game.yaml`, compiles the declared fields, loads every table and deck file (YAML or CSV)
-through the one validator, then checks what a type alone cannot: references between tables,
-text budgets and art files. Decks with `each` are made from the data, `quantity` repeats an
-item, `sort` orders a deck. Nothing here knows any particular game. Every problem is a finding.
+Reads `game.yaml`, compiles the declared fields, loads every table and deck file (YAML, CSV or
+.xlsx) through the one validator, then checks what a type alone cannot: references between tables,
+text budgets and art files. Decks with `each` are made from the data, `quantity` repeats an item,
+`sort` orders a deck. Nothing here knows any particular game. Every problem is a finding.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .manifest import (NAME, RESERVED, RESERVED_FIELDS, SHEET_NAME, BoardSpec, D
                        FieldReader, FieldSpec, Manifest, PageSpec, RecordType, labelled,
                        name_problem, read_size, record_class_name, record_type)
 from .schema import INVALID, Image, Where, suggest, validate
+from .spreadsheet import SPREADSHEET_SUFFIXES, load_spreadsheet
 from ..units import Size
 
 GAME_FILE = "game.yaml"
@@ -101,35 +102,47 @@ class _Loader:
 
     # -- files ---------------------------------------------------------------------------------
 
-    def document(self, name: str, where: Location) -> Document | None:
+    def document(self, name: str, where: Location, sheet: str = "",
+                 sheet_where: Location = NOWHERE) -> Document | None:
         path = self.folder / name
         if Path(name).is_absolute() or ".." in Path(name).parts:
             self.findings.error("manifest-file", where, f"'{name}' is outside the game folder",
                                 hint="name a file inside the game's folder")
             return None
         suffix = path.suffix.lower()
-        if suffix in (".csv", ".yaml", ".yml") and not reads.exists(path) and \
-                not path.is_symlink():
+        if sheet and suffix not in SPREADSHEET_SUFFIXES:
+            self.findings.error("manifest-file", sheet_where, f"'sheet' names a sheet of a "
+                                f"spreadsheet, but '{name}' is not an .xlsx file",
+                                hint="remove 'sheet', or name the workbook in 'file'")
+            return None
+        if suffix in (".csv", ".yaml", ".yml", *SPREADSHEET_SUFFIXES) and \
+                not reads.exists(path) and not path.is_symlink():
             self.findings.error("file-missing", where, f"'{name}' is not in "
                                 f"{self.shown(self.folder)}/", hint="create it, or fix the name")
             return None
         if suffix == ".csv":
             return load_csv(path, self.shown(path), self.findings)
+        if suffix in SPREADSHEET_SUFFIXES:
+            return load_spreadsheet(path, self.shown(path), self.findings, sheet, sheet_where)
         if suffix in (".yaml", ".yml"):
             return load_document(path, self.shown(path), self.findings)
-        self.findings.error("manifest-file", where, f"'{name}' is not a .yaml or .csv file",
-                            hint="data comes from YAML or CSV files")
+        hint = "save it from LibreOffice as Excel 2007-365 (.xlsx)" if suffix == ".ods" else \
+            "data comes from YAML, CSV or .xlsx files"
+        self.findings.error("manifest-file", where, f"'{name}' is not a .yaml, .csv or .xlsx "
+                            "file", hint=hint)
         return None
 
     def records(self, file: str, where: Location, record: RecordType, shape: str,
-                path: str) -> Any:
-        document = self.document(file, where)
+                path: str, sheet: str = "", sheet_where: Location = NOWHERE) -> Any:
+        document = self.document(file, where, sheet, sheet_where)
         if document is None or document.root is None:
             return INVALID
         header = getattr(document.root, "csv_header", None)
         if header is not None:
             if shape == "record":
-                self.findings.error("manifest-file", where, f"'{file}' is a CSV file, but "
+                kind = "a spreadsheet" if sheet or file.lower().endswith(
+                    SPREADSHEET_SUFFIXES) else "a CSV file"
+                self.findings.error("manifest-file", where, f"'{file}' is {kind}, but "
                                     "this table is one record", hint="use a YAML mapping")
                 return INVALID
             unknown = [key for key in header if key.value.split(".")[0] not in record.fields]
@@ -278,11 +291,12 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
         return None
     for name, table in info.data.items():
         game.parts[name] = loader.records(table.file, table.where.of("file"), types[name],
-                                          table.shape, name)
+                                          table.shape, name, table.sheet,
+                                          table.where.of("sheet"))
     for name, deck in info.decks.items():
         if deck.file:
             game.parts[name] = loader.records(deck.file, deck.where.of("file"), types[name],
-                                              "list", name)
+                                              "list", name, deck.sheet, deck.where.of("sheet"))
     if findings.errors or any(v is INVALID for v in game.parts.values()):
         return None
     keys = _keys(info, game, types, findings)

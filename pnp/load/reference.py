@@ -94,7 +94,7 @@ def reference() -> str:
     out = ["# Content format: the game manifest", "",
            "Generated from the code that reads it by `python -m pnp.load.reference > "
            "docs/content-format.md`; a test keeps it current. docs/manifest.md explains the "
-           "language with an example. Every file is YAML (data may also be CSV) in "
+           "language with an example. Every file is YAML (data may also be CSV or .xlsx) in "
            "`content/<game>/`. Quote text that YAML could read as something else (`\"no\"`, "
            "`\"010\"`); `pnp check` points at any value that does not fit.", "",
            "## game.yaml", ""]

@@ -44,7 +44,7 @@ SIZE_TOLERANCE_MM = 0.01
 _FOREIGN_HREF = re.compile(r"""\bhref\s*=\s*(["'])(?!\s*(?:data:|#))(.*?)\1""", re.DOTALL)
 ICONS_TEMPLATE = "icons.svg.j2"
 # Content files, which the model reads: never embedded as art.
-DATA_SUFFIXES = (".yaml", ".yml", ".csv")
+DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")
 _IMAGE_TYPES = {b"\x89PNG": "image/png", b"\xff\xd8": "image/jpeg"}
 
 

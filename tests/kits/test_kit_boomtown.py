@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import re
-import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pytest
 import yaml
 
 from conftest import REPO, crop_marks
+from pdfread import page_texts
 from pnp.cli import main
 from pnp.units import PAPERS, pt_to_mm
 from readback import squeeze, targets_mm, tile_label, trim_box_mm
@@ -236,11 +236,9 @@ SMALL_PIECES = ("digits", "land_markers", "building_markers", "plaza_markers")
 
 
 def credited(path: Path) -> bool:
-    """Every page carries the attribution, as pdftotext reads it (a second reader, and a fast
+    """Every page carries the attribution, as PDFium reads it (a second reader, and a fast
     one: part of the line is rotated, which it handles)."""
-    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
-    pages = text.split("\f")[:-1]
+    pages = page_texts(path)
     return bool(pages) and all("PatrickMangan" in squeeze(page) for page in pages)
 
 

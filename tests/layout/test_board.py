@@ -102,7 +102,7 @@ def test_large_page_is_the_board_size_with_a_trim_box(built):
         width, height = (float(v) * MM_PER_PT for v in page.obj.MediaBox[2:])
         assert (width, height) == pytest.approx(BOARD_MM, abs=0.01)
         assert trim_box_mm(pdf, 0) == pytest.approx((0, 0, *BOARD_MM), abs=0.01)
-    # Read back by qpdf: the name in the file must be /None (pikepdf once wrote /None_).
+    # Read back by MuPDF: the name in the file must be /None (pikepdf once wrote /None_).
     assert viewer_preferences(built / "board-large.pdf")["/PrintScaling"] == "/None"
 
 

@@ -1,7 +1,7 @@
-"""Print layouts, read back: each layout's PDF as pdfplumber and qpdf see it, never from the
-layout code that produced it. Marks describe the piece size, boxes are the declared sizes,
-short-edge backs lie under their fronts, the universal sheet fits A4 and Letter, gutterfold
-fronts and backs meet at the fold, and a printer profile moves every back by its offset."""
+"""Print layouts, read back: each layout's PDF as pdfplumber, PDFium and MuPDF read it, not as the
+layout code that produced it says. Marks describe the piece size, boxes are the declared sizes,
+short-edge backs lie under their fronts, the universal sheet fits A4 and Letter, gutterfold fronts
+and backs meet at the fold, and a printer profile moves every back by its offset."""
 
 from __future__ import annotations
 
