@@ -93,8 +93,9 @@ def to_pdfx(pdf: bytes, title: str) -> bytes:
 
 
 def rgb_colour_spaces(pdf: bytes) -> list[str]:
-    """Where an RGB colour space is used in the PDF (empty for a clean CMYK file), read with
-    pikepdf: every object of the file, so images, patterns and forms are all seen."""
+    """Where the PDF uses RGB colour (empty for a clean CMYK file), read with pikepdf: a
+    DeviceRGB, CalRGB or three-channel ICC colour space in any object, and an rg/RG operator
+    in any page's or form's drawing."""
     import io
 
     import pikepdf
@@ -102,26 +103,47 @@ def rgb_colour_spaces(pdf: bytes) -> list[str]:
     found = []
     with pikepdf.open(io.BytesIO(pdf)) as document:
         for number, obj in enumerate(document.objects):
-            text = _colour_names(obj)
-            if "/DeviceRGB" in text or "/CalRGB" in text or _icc_rgb(obj):
+            if _uses_rgb(obj, set()):
                 found.append(f"object {number}")
+        for number, page in enumerate(document.pages, start=1):
+            streams = [page] + [x for x in _forms(page.obj.get("/Resources"), set())]
+            for stream in streams:
+                operators = {str(op) for _, op in pikepdf.parse_content_stream(stream)}
+                if operators & {"rg", "RG"}:
+                    found.append(f"page {number}")
+                    break
     return found
 
 
-def _colour_names(obj) -> str:
+def _uses_rgb(obj, seen: set) -> bool:
     import pikepdf
 
-    if isinstance(obj, pikepdf.Stream):
-        try:
-            return repr(obj.stream_dict) + obj.read_bytes().decode("latin-1")[:200000]
-        except pikepdf.PdfError:
-            return repr(obj.stream_dict)
-    return repr(obj) if isinstance(obj, (pikepdf.Dictionary, pikepdf.Array)) else ""
-
-
-def _icc_rgb(obj) -> bool:
-    import pikepdf
-
-    if isinstance(obj, pikepdf.Array) and len(obj) == 2 and obj[0] == pikepdf.Name.ICCBased:
-        return int(obj[1].get("/N", 0)) == 3
+    if isinstance(obj, pikepdf.Name):
+        return obj in (pikepdf.Name.DeviceRGB, pikepdf.Name.CalRGB)
+    if isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream, pikepdf.Array)):
+        key = obj.objgen if obj.is_indirect else None
+        if key is not None:
+            if key in seen:
+                return False
+            seen.add(key)
+        if isinstance(obj, pikepdf.Array):
+            if len(obj) == 2 and obj[0] == pikepdf.Name.ICCBased and \
+                    int(obj[1].get("/N", 0)) == 3:
+                return True
+            return any(_uses_rgb(item, seen) for item in obj)
+        items = obj.stream_dict if isinstance(obj, pikepdf.Stream) else obj
+        return any(_uses_rgb(items[k], seen) for k in items.keys() if k != "/Parent")
     return False
+
+
+def _forms(resources, seen: set):
+    """The form XObjects a page's resources draw, and theirs in turn."""
+    import pikepdf
+
+    if not isinstance(resources, pikepdf.Dictionary) or "/XObject" not in resources:
+        return
+    for xobject in resources.XObject.values():
+        if xobject.get("/Subtype") == "/Form" and xobject.objgen not in seen:
+            seen.add(xobject.objgen)
+            yield xobject
+            yield from _forms(xobject.get("/Resources"), seen)
