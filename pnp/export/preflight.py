@@ -127,14 +127,11 @@ def _mm_per_unit(svg: str) -> float:
         return 1.0
 
 
-def unpainted_share(png: bytes, piece: Size, product: Product, shape: str) -> float:
-    """The share of the outer edge of the product's bleed that a rendered face leaves unpainted
+def unpainted_share(image, piece: Size, product: Product, shape: str) -> float:
+    """The share of the outer edge of the product's bleed that a drawn face leaves unpainted
     (transparent): its outermost pixels for a rectangle; for a round piece, a circle 90% of
     the way out through the bleed (the corners of its square image are never cut)."""
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as image:
-        alpha = image.convert("RGBA").getchannel("A")
+    alpha = image.getchannel("A")  # a Pillow RGBA image of the face on its product
     width, height = alpha.size
     if shape == "round":
         import math

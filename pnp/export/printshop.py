@@ -6,15 +6,13 @@ within FIT_MM of a product's trim on both sides is that product (a 63 x 88 mm ca
 3.5 in poker card); a piece no product fits gets none, and the export reports it instead of
 cropping or padding it. A face is drawn at its product's size: the product's trim plus its
 bleed, the face centred on it, so the face's own bleed fills the edge (never stretched). A PNG
-is rendered at the product's dpi and says so (a pHYs chunk); a PDF page is the product's
+is rendered at the product's dpi and says so (its pHYs chunk); a PDF page is the product's
 trim plus bleed, with TrimBox and BleedBox. Faces are numbered in the order the shop asks for
 (back 1, front 1, back 2, ... or front first).
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -80,10 +78,11 @@ class Product:
         trim = self.trim_for(piece)
         return Size(trim.width_mm + 2 * self.bleed_mm, trim.height_mm + 2 * self.bleed_mm)
 
-    def pixels(self, piece: Size) -> tuple[int, int]:
+    def pixels(self, piece: Size, dpi: float | None = None) -> tuple[int, int]:
+        """The whole image in pixels, at the product's dpi unless another is given."""
+        dpi = dpi or self.dpi
         image = self.image_mm(piece)
-        return (round(image.width_mm * self.dpi / MM_PER_INCH),
-                round(image.height_mm * self.dpi / MM_PER_INCH))
+        return round(image.width_mm * dpi / MM_PER_INCH), round(image.height_mm * dpi / MM_PER_INCH)
 
     def describe(self) -> str:
         if self.trim is None:
@@ -183,21 +182,3 @@ def face_order(count: int, has_backs: bool, backs_first: bool) -> list[tuple[int
             sides = ["back", "front"] if backs_first else ["front", "back"]
         order.extend((index, side) for side in sides)
     return order
-
-
-def png_with_dpi(png: bytes, dpi: float) -> bytes:
-    """The PNG with a pHYs chunk saying its resolution (pixels per metre), replacing any."""
-    per_metre = round(dpi / MM_PER_INCH * 1000)
-    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
-    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
-    out, position = [png[:8]], 8
-    while position < len(png):
-        length = struct.unpack(">I", png[position:position + 4])[0]
-        end = position + 12 + length
-        kind = png[position + 4:position + 8]
-        if kind != b"pHYs":
-            out.append(png[position:end])
-        if kind == b"IHDR":
-            out.append(chunk)  # pHYs must come before the image data
-        position = end
-    return b"".join(out)

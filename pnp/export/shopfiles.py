@@ -11,6 +11,7 @@ Ghostscript when the shop asks for CMYK.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from ..layout.plans import DocumentInfo, PagePlan, Placement
 from ..units import Rect, Size
 from ..workers import Drawing, Job, run_tasks
 from . import preflight
-from .printshop import Product, Shop, face_on_product, face_order, pick_product, png_with_dpi
+from .printshop import Product, Shop, face_on_product, face_order, pick_product
 
 CHECK_DPI = 48  # a PDF shop's faces are drawn this fine to read their painted bleed
 
@@ -63,16 +64,25 @@ def plan_shop(games: list[tuple[object, list]], shop: Shop, found: Findings,
     return planned
 
 
+PNG_COMPRESSION = 1  # zlib level: larger files than at 9, written several times faster
+
+
 def _draw_face(svg: str, piece: Size, product: Product, shape: str, dpi: int,
                keep: bool) -> tuple[bytes | None, float]:
-    """One face drawn on its product at `dpi`: the PNG (when kept) and its unpainted bleed."""
-    from ..pdf.draw import render_png
+    """One face drawn on its product at `dpi`: the PNG (when kept, with its dpi) and the share
+    of its bleed left unpainted."""
+    from ..pdf.draw import render_image
 
-    width, height = product.pixels(piece) if dpi == product.dpi else (
-        round(v * dpi / 25.4) for v in product.image_mm(piece))
-    png = render_png(face_on_product(svg, piece, product), dpi, width, height)
-    share = preflight.unpainted_share(png, piece, product, shape)
-    return (png_with_dpi(png, dpi) if keep else None), share
+    width, height = product.pixels(piece, dpi)
+    image = render_image(face_on_product(svg, piece, product), dpi, width, height)
+    share = preflight.unpainted_share(image, piece, product, shape)
+    if not keep:
+        return None, share
+    if image.getextrema()[3][0] == 255:
+        image = image.convert("RGB")  # opaque all over: no alpha channel for the shop
+    out = io.BytesIO()
+    image.save(out, "PNG", dpi=(dpi, dpi), compress_level=PNG_COMPRESSION)
+    return out.getvalue(), share
 
 
 def draw_faces(planned: list[ShopDeck], shop: Shop, workers: int,
