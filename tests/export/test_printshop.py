@@ -190,3 +190,12 @@ def test_drivethrucards_poker_pdf_is_pdfx_1a_in_cmyk_at_2_75_by_3_75_inches(proj
         assert str(pdf.docinfo["/GTS_PDFXVersion"]).startswith("PDF/X-1a")
         assert image_colour_spaces(pdf) <= {"/DeviceCMYK", "/DeviceGray"}
     assert 4 in drawn_colours(path) and 3 not in drawn_colours(path)
+
+
+def test_print_shop_layout_pdf_is_titled_for_a_shop_not_a_paper(project, run):
+    result = run("build", "--layout", "print-shop", "--sheets", "banks")
+    assert result.code == 0, result.err
+    (path,) = (project / "output" / "downturn").glob("banks*.pdf")
+    with pikepdf.open(path) as pdf:
+        title = str(pdf.docinfo["/Title"])
+    assert title == "Downturn: Bank cards (a page per face, for a print shop)"
