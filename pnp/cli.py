@@ -24,7 +24,7 @@ from .output import HeldWrites, commit_count, remove_stale_staging, staged_outpu
 from .layout.plans import DocumentInfo
 from .layout.printers import (CALIBRATION_REACH_MM, PrinterProfile, calibration_plans,
                               ProfileRefused, save_profile, scale_from_readings)
-from .export.printshop import SHOPS, shop_pngs
+from .export.printshop import load_shops, shop_names
 from .sheets import Deck
 from .workers import Drawing, default_jobs
 from .pipeline import Project, build_game, check_game, check_project, select_sheets, unknown_game
@@ -155,12 +155,19 @@ def _parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--right-x", type=float, help="right crosshair x reading, mm")
     calibrate.add_argument("--description", default="", help="which printer, which tray")
     export = commands.add_parser(
-        "export", parents=[common], help="Tabletop Simulator decks, or PNG faces for a shop",
+        "export", parents=[common], help="Tabletop Simulator decks, or a print shop's files",
         description="Check, then write each deck for Tabletop Simulator (face sheets, back "
-                    "image, saved-object JSON) or as one PNG per face for a print shop.")
+                    "image, saved-object JSON) or for a print shop: each piece as the shop's "
+                    "product of its size (pnp/shops.yaml), one PNG per face or one PDF per "
+                    "deck, after a preflight of every face against its product.")
     export.add_argument("--to", choices=["tts", "shop"], default="tts")
-    export.add_argument("--shop", default="thegamecrafter", choices=sorted(SHOPS),
-                        help="print-shop profile for --to shop (default: thegamecrafter)")
+    export.add_argument("--shop", default="thegamecrafter", choices=shop_names(),
+                        help="print shop for --to shop (default: thegamecrafter)")
+    export.add_argument("--base-url", default=None, metavar="URL",
+                        help="for --to tts: the address the images will be uploaded under "
+                             "(default: image paths relative to the saved object)")
+    export.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                        help="draw in N processes (default: the CPU count; 1: in this one)")
     export.add_argument("--sheets", default="all",
                         help="comma-separated deck names, or 'all' (default)")
     export.add_argument("--out", type=Path, default=None,
@@ -604,54 +611,69 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .export.tts import export_deck
-
     project = Project(args.root)
     names, findings = _games(project, args)
     wanted = None if args.sheets.strip() == "all" else [
         s.strip() for s in args.sheets.split(",") if s.strip()]
+    shop = load_shops()[args.shop] if args.to == "shop" else None
+    if shop is not None and shop.colour == "cmyk":
+        from .export.pdfx import cmyk_profile, ghostscript
+
+        ghostscript(), cmyk_profile()  # before any work: one line naming what to install
     checked_games, found = _check_project(project, names, args)
     findings.extend(found)
+    games, passed_over = [], []
+    for checked in checked_games:
+        sheets, missing = select_sheets(checked, wanted)
+        if missing:
+            raise UsageError(f"no deck named {', '.join(missing)}")
+        # Boards and whole pages are not exported: board-large.pdf or the page's PDF.
+        games.append((checked, [sheet for sheet in sheets if isinstance(sheet, Deck)]))
+        passed_over += [sheet.name for sheet in sheets if not isinstance(sheet, Deck)]
+    if checked_games and not any(decks for _, decks in games):
+        raise UsageError(f"nothing to export: export --to {args.to} writes decks, and "
+                         f"{', '.join(passed_over) or 'no sheet'} "
+                         f"{'is' if len(passed_over) == 1 else 'are'} not a deck; "
+                         "'pnp build' prints boards and pages")
+    out_dir = args.out or project.root / "output"
+    workers = args.jobs or default_jobs()
+    files: list = []
+    if not _failed(findings, args.strict):
+        if shop is None:
+            from .export.tts import export_games
+
+            files = export_games(games, out_dir, args.base_url, workers)
+        else:
+            files = _shop_files(games, shop, found, findings, out_dir, workers, args.strict)
     _print_findings(findings)
     if _failed(findings, args.strict):
         print(f"pnp export: {_summary(findings)}; nothing was written", file=sys.stderr)
         return EXIT_ERRORS
-    out_dir = args.out or project.root / "output"
     written = []
-    passed_over, decks = [], 0
     with staged_output() as staging:
-        for checked in checked_games:
-            sheets, missing = select_sheets(checked, wanted)
-            if missing:
-                raise UsageError(f"no deck named {', '.join(missing)}")
-            for sheet in sheets:
-                if not isinstance(sheet, Deck):
-                    passed_over.append(sheet.name)
-                    continue  # boards and whole pages: board-large.pdf or the page's PDF
-                decks += 1
-                fronts = [face.svg for face in sheet.fronts]
-                backs = [face.svg for face in sheet.backs] if sheet.back else None
-                if args.to == "tts":
-                    files = export_deck(sheet.name, sheet.title,
-                                        [face.label for face in sheet.fronts], fronts,
-                                        backs or fronts[:1] * len(fronts), sheet.size,
-                                        out_dir / checked.name / "tts")
-                else:
-                    folder = out_dir / checked.name / f"shop-{args.shop}"
-                    files = [(folder / name, data) for name, data in shop_pngs(
-                        sheet.name, fronts, backs, sheet.size, SHOPS[args.shop])]
-                for path, data in files:
-                    staging.write(path, data)
-                    written.append(path)
-        if not decks:
-            raise UsageError(f"nothing to export: export --to {args.to} writes decks, and "
-                             f"{', '.join(passed_over) or 'no sheet'} "
-                             f"{'is' if len(passed_over) == 1 else 'are'} not a deck; "
-                             "'pnp build' prints boards and pages")
+        for path, data in files:
+            staging.write(path, data)
+            written.append(path)
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")
     print(f"pnp export: {len(written)} files", file=sys.stderr)
     return EXIT_OK
+
+
+def _shop_files(games, shop, found: Findings, findings: Findings, out_dir: Path, workers: int,
+                strict: bool) -> list:
+    """A shop's files, or none when the preflight finds what the shop would reject."""
+    from .export.shopfiles import draw_faces, pdf_files, plan_shop, png_files
+
+    preflight = Findings()
+    planned = plan_shop(games, shop, found, preflight)
+    drawn = draw_faces(planned, shop, workers, preflight)  # every face's bleed is reported
+    findings.extend(preflight)
+    if _failed(findings, strict):
+        return []
+    if shop.file == "png":
+        return png_files(planned, drawn, shop, out_dir)
+    return pdf_files(planned, shop, workers, out_dir)
 
 
 def cmd_cache(args) -> int:

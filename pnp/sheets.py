@@ -172,7 +172,10 @@ class Deck:
                 for slot in page.slots))
             plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements,
                                   bleed=page.bleed, side=page.side, notices=page.notices))
-        document = document_info(renderer.info, self.title, paper_label(paper), layout.duplex)
+        # A page per face (paper: piece) is for a print shop, whatever --paper says.
+        detail = "a page per face, for a print shop" if layout.paper == "piece" else \
+            paper_label(paper)
+        document = document_info(renderer.info, self.title, detail, layout.duplex)
         name = sheet_file_name(self.name, paper, options.layout, layout, options.ink_saver)
         return [Output(name, apply_printer(plans, options.printer), document)]
 

@@ -1,14 +1,25 @@
-"""Tabletop Simulator: a deck's rendered faces in; deck sheet PNGs, a back image and a saved
-object (JSON) for TTS out.
+"""Tabletop Simulator: a game's checked decks in; images and saved objects (JSON) for TTS out,
+each piece as the kind of object its shape makes.
 
-TTS reads a deck from a sheet of faces in a grid of at most 10 columns by 7 rows, whose last
-cell it keeps for the face shown for hidden cards, so a sheet holds at most 69 faces; larger
-decks take several sheets. Each face here is rendered at the same size in pixels, and a sheet
-stays within 4096 px a side, which every TTS version loads. The saved object is a deck
-(`DeckCustom`) whose cards are numbered sheet * 100 + cell, as TTS numbers them; it points at
-the images by `file://` URL, so TTS on this machine loads them at once (after uploading the
-images to a host, replace the URLs with theirs). Copy the JSON into TTS's "Saves/Saved
-Objects" folder and the deck appears under Objects > Saved Objects.
+- Cards (a rectangle that is not square): a custom deck (`DeckCustom`) of sheets of faces in a
+  grid of at most 10 columns by 7 rows, whose last cell TTS keeps for the face shown for hidden
+  cards, so a sheet holds at most 69 faces and a larger deck takes several; a deck of one card
+  is a single card (`CardCustom`, its face and back one image each). A sheet stays within
+  4096 px a side, which every TTS version loads. Cards are numbered deck ID * 100 + cell, as TTS
+  numbers them, and every sheet has a deck ID of its own across the whole game, so no deck
+  shows another's faces.
+- Square and round pieces (tokens, tiles, chits): custom tiles (`Custom_Tile`, box or circle),
+  one per piece, in a bag named after the deck, each drawn from one image per distinct face.
+- Sizes are real: a TTS card at scale 1 is a poker card, 3.5 in tall; a custom tile at scale 1
+  is about 1.32 in tall (measured against boards of known size: CARD_MM_AT_SCALE_1,
+  TILE_MM_AT_SCALE_1). A deck without backs gets a plain back of its own.
+- Images are named relative to the saved object (the JSON beside them), or under `--base-url`
+  for images uploaded to a host (then anyone loading the save sees them); never by a path of
+  this computer.
+
+Each deck is written as a saved object (`<deck>.json`, for TTS's Saves/Saved Objects folder) and
+the whole game as one save (`<game>-save.json`, for Saves). Every sheet and tile image is drawn
+on every core (`workers.run_tasks`), each distinct face once per image.
 """
 
 from __future__ import annotations
@@ -16,24 +27,36 @@ from __future__ import annotations
 import io
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
+from urllib.parse import quote
 
-from ..pdf.draw import render_png
 from ..units import MM_PER_INCH, Size
+from ..workers import run_tasks
 
 MAX_COLS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # TTS keeps the last cell for the hidden-card face
 MAX_SIDE_PX = 4096
 DPI = 150
+PNG_COMPRESSION = 3  # zlib level: a sheet a little larger than at 9, written several times faster
+CARD_MM_AT_SCALE_1 = 3.5 * MM_PER_INCH  # the height of a TTS card at scale 1 (a poker card)
+TILE_MM_AT_SCALE_1 = 1.318 * MM_PER_INCH  # the height of a TTS custom tile at scale 1
+TILE_THICKNESS = 0.1  # in TTS units (about an inch each): a thick card token
+TILE_BOX, TILE_CIRCLE = 0, 2  # CustomTile.Type
+CARD_ROUNDED = 0  # CustomDeck.Type: a rectangle with rounded corners
+PLAIN_BACK = "#8a8f99"  # the back given to a deck that has none
+SPACING_UNITS = 4  # objects laid side by side on the table, this far apart
 
 
 @dataclass(frozen=True)
-class Sheet:
-    png: bytes
+class Picture:
+    """An image to draw: faces in a grid of `cols` x `rows` cells of `face_px` each."""
+
+    name: str
+    faces: tuple[str, ...]
     cols: int
     rows: int
-    count: int
     face_px: tuple[int, int]
 
 
@@ -51,76 +74,196 @@ def sheet_shape(count: int) -> tuple[int, int]:
     return cols, max(2, math.ceil(cells / cols))
 
 
-def deck_sheets(faces: list[str], size: Size) -> list[Sheet]:
+def draw_picture(picture: Picture) -> bytes:
+    """The picture's PNG: each distinct face drawn once, pasted into its cells."""
     from PIL import Image
 
-    sheets = []
-    for start in range(0, len(faces), PER_SHEET):
-        chunk = faces[start:start + PER_SHEET]
-        cols, rows = sheet_shape(len(chunk))
-        w, h = face_size_px(size, cols, rows)
-        image = Image.new("RGB", (cols * w, rows * h), "white")
-        cache: dict[str, Image.Image] = {}
-        for i, svg in enumerate(chunk):
-            if svg not in cache:
-                cache[svg] = Image.open(io.BytesIO(render_png(svg, DPI, w, h))).convert("RGB")
-            image.paste(cache[svg], ((i % cols) * w, (i // cols) * h))
-        out = io.BytesIO()
-        image.save(out, "PNG", optimize=True)
-        sheets.append(Sheet(out.getvalue(), cols, rows, len(chunk), (w, h)))
-    return sheets
+    from ..pdf.draw import render_image
+
+    w, h = picture.face_px
+    image = Image.new("RGB", (picture.cols * w, picture.rows * h), "white")
+    drawn: dict[str, Image.Image] = {}
+    for i, svg in enumerate(picture.faces):
+        if svg not in drawn:
+            face = render_image(svg, DPI, w, h)
+            drawn[svg] = Image.alpha_composite(Image.new("RGBA", face.size, "white"),
+                                               face).convert("RGB")
+        image.paste(drawn[svg], ((i % picture.cols) * w, (i // picture.cols) * h))
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=PNG_COMPRESSION)
+    return out.getvalue()
 
 
-def saved_object(title: str, labels: list[str], sheets: list[Sheet], face_urls: list[str],
-                 back_urls: list[str], unique_back: bool) -> dict:
-    """The saved-object JSON for one deck."""
-    custom = {}
-    cards = []
-    ids = []
-    card = 0
-    for key, (sheet, face, back) in enumerate(zip(sheets, face_urls, back_urls), start=1):
-        entry = {"FaceURL": face, "BackURL": back, "NumWidth": sheet.cols,
-                 "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back,
-                 "Type": 0}
-        custom[str(key)] = entry
-        for cell in range(sheet.count):
-            card_id = key * 100 + cell
+def plain_back(size: Size) -> str:
+    """A back for a deck that has none: one flat colour, with a thin frame."""
+    w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
+    inset = min(size.width_mm, size.height_mm) * 0.06
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
+            f'viewBox="0 0 {w} {h}"><rect width="{w}" height="{h}" fill="{PLAIN_BACK}"/>'
+            f'<rect x="{inset:g}" y="{inset:g}" width="{size.width_mm - 2 * inset:g}" '
+            f'height="{size.height_mm - 2 * inset:g}" fill="none" stroke="#ffffff" '
+            f'stroke-width="{inset / 4:g}"/></svg>')
+
+
+def is_card(deck) -> bool:
+    """Cards are rectangles that are not square; squares and rounds are tiles and tokens."""
+    return deck.shape != "round" and abs(deck.size.width_mm - deck.size.height_mm) > 0.01
+
+
+@dataclass
+class GameExport:
+    """One game's objects and the pictures they need, with IDs unique across its save."""
+
+    folder: Path
+    base_url: str | None
+    pictures: list[Picture] = field(default_factory=list)
+    objects: dict[str, dict] = field(default_factory=dict)  # deck name -> its object
+    next_deck_id: int = 1
+    next_guid: int = 1
+
+    def url(self, name: str) -> str:
+        if self.base_url:
+            return self.base_url.rstrip("/") + "/" + quote(name)
+        return name  # relative to the saved object, which lies beside the images
+
+    def guid(self) -> str:
+        self.next_guid += 1
+        return f"{self.next_guid - 1:06x}"
+
+    def picture(self, name: str, faces: list[str], size: Size, grid: tuple[int, int] | None
+                ) -> str:
+        cols, rows = grid or (1, 1)
+        px = face_size_px(size, cols, rows)
+        self.pictures.append(Picture(name, tuple(faces), cols, rows, px))
+        return self.url(name)
+
+
+def _transform(scale: float, x: float = 0, face_down: bool = True) -> dict:
+    return {"posX": x, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180,
+            "rotZ": 180 if face_down else 0, "scaleX": scale, "scaleY": 1, "scaleZ": scale}
+
+
+def add_cards(export: GameExport, deck, backs: list[str], unique_back: bool, x: float) -> dict:
+    """A deck of cards as a custom deck, or a single card as a card."""
+    scale = round(deck.size.height_mm / CARD_MM_AT_SCALE_1, 4)
+    fronts = [face.svg for face in deck.fronts]
+    labels = [face.label for face in deck.fronts]
+    if len(fronts) == 1:
+        deck_id = export.next_deck_id
+        export.next_deck_id += 1
+        entry = {"FaceURL": export.picture(f"{deck.name}-face.png", fronts, deck.size, None),
+                 "BackURL": export.picture(f"{deck.name}-back.png", backs[:1], deck.size, None),
+                 "NumWidth": 1, "NumHeight": 1, "BackIsHidden": True, "UniqueBack": False,
+                 "Type": CARD_ROUNDED}
+        return {"GUID": export.guid(), "Name": "CardCustom", "Nickname": labels[0],
+                "Description": deck.title, "Transform": _transform(scale, x),
+                "CardID": deck_id * 100, "CustomDeck": {str(deck_id): entry},
+                "SidewaysCard": deck.size.width_mm > deck.size.height_mm}
+    custom, cards, ids = {}, [], []
+    for sheet, start in enumerate(range(0, len(fronts), PER_SHEET), start=1):
+        chunk = fronts[start:start + PER_SHEET]
+        grid = sheet_shape(len(chunk))
+        deck_id = export.next_deck_id
+        export.next_deck_id += 1
+        face_url = export.picture(f"{deck.name}-faces-{sheet}.png", chunk, deck.size, grid)
+        if unique_back:
+            back_url = export.picture(f"{deck.name}-backs-{sheet}.png",
+                                      backs[start:start + PER_SHEET], deck.size, grid)
+        else:
+            back_url = export.url(f"{deck.name}-back.png")
+        entry = {"FaceURL": face_url, "BackURL": back_url, "NumWidth": grid[0],
+                 "NumHeight": grid[1], "BackIsHidden": True, "UniqueBack": unique_back,
+                 "Type": CARD_ROUNDED}
+        custom[str(deck_id)] = entry
+        for cell in range(len(chunk)):
+            card_id = deck_id * 100 + cell
             ids.append(card_id)
-            cards.append({"Name": "Card", "Nickname": labels[card], "CardID": card_id,
-                          "Transform": _transform(), "CustomDeck": {str(key): entry}})
-            card += 1
-    deck = {"Name": "DeckCustom", "Nickname": title, "Description": "", "Transform":
-            _transform(), "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": cards,
-            "HideWhenFaceDown": True, "SidewaysCard": False}
-    return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
-            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-            "ObjectStates": [deck], "TabStates": {}, "VersionNumber": ""}
+            cards.append({"GUID": export.guid(), "Name": "Card",
+                          "Nickname": labels[start + cell], "CardID": card_id,
+                          "Transform": _transform(scale), "CustomDeck": {str(deck_id): entry}})
+    if not unique_back:
+        export.picture(f"{deck.name}-back.png", backs[:1], deck.size, None)
+    return {"GUID": export.guid(), "Name": "DeckCustom", "Nickname": deck.title,
+            "Description": "", "Transform": _transform(scale, x), "DeckIDs": ids,
+            "CustomDeck": custom, "ContainedObjects": cards, "HideWhenFaceDown": True,
+            "SidewaysCard": deck.size.width_mm > deck.size.height_mm}
 
 
-def _transform() -> dict:
-    return {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
-            "scaleX": 1, "scaleY": 1, "scaleZ": 1}
+def add_tiles(export: GameExport, deck, backs: list[str], x: float) -> dict:
+    """Square and round pieces as custom tiles (box or circle) of their real size, in a bag
+    named after the deck; one image per distinct face."""
+    scale = round(deck.size.height_mm / TILE_MM_AT_SCALE_1, 4)
+    urls: dict[tuple[str, str], str] = {}
+
+    def url(svg: str, side: str) -> str:
+        if (side, svg) not in urls:
+            number = sum(key[0] == side for key in urls) + 1
+            urls[side, svg] = export.picture(f"{deck.name}-{side}-{number}.png", [svg],
+                                             deck.size, None)
+        return urls[side, svg]
+
+    tiles = []
+    for index, front in enumerate(deck.fronts):
+        tiles.append({
+            "GUID": export.guid(), "Name": "Custom_Tile", "Nickname": front.label,
+            "Transform": _transform(scale, face_down=False),
+            "CustomImage": {
+                "ImageURL": url(front.svg, "face"),
+                "ImageSecondaryURL": url(backs[index], "back"),
+                "ImageScalar": 1.0, "WidthScale": 0.0,
+                "CustomTile": {"Type": TILE_CIRCLE if deck.shape == "round" else TILE_BOX,
+                               "Thickness": TILE_THICKNESS, "Stackable": True,
+                               "Stretch": True}}})
+    return {"GUID": export.guid(), "Name": "Bag", "Nickname": deck.title, "Description":
+            f"{len(tiles)} x {deck.size.width_mm:g} x {deck.size.height_mm:g} mm",
+            "Transform": _transform(1, x, face_down=False), "ContainedObjects": tiles}
 
 
-def export_deck(deck_name: str, title: str, labels: list[str], fronts: list[str],
-                backs: list[str], size: Size, folder: Path) -> list[tuple[Path, bytes]]:
-    """The files for one deck: face sheets, back image (or back sheets), saved object."""
-    files: list[tuple[Path, bytes]] = []
-    sheets = deck_sheets(fronts, size)
-    face_paths = [folder / f"{deck_name}-faces-{i}.png" for i in range(1, len(sheets) + 1)]
-    files.extend(zip(face_paths, (s.png for s in sheets)))
-    unique_back = len(set(backs)) > 1
-    if unique_back:
-        back_sheets = deck_sheets(backs, size)
-        back_paths = [folder / f"{deck_name}-backs-{i}.png" for i in range(1, len(sheets) + 1)]
-        files.extend(zip(back_paths, (s.png for s in back_sheets)))
-    else:
-        w, h = sheets[0].face_px
-        back_paths = [folder / f"{deck_name}-back.png"] * len(sheets)
-        files.append((back_paths[0], render_png(backs[0], DPI, w, h)))
-    urls = [p.resolve().as_uri() for p in face_paths]
-    back_urls = [p.resolve().as_uri() for p in back_paths]
-    document = saved_object(title, labels, sheets, urls, back_urls, unique_back)
-    files.append((folder / f"{deck_name}.json",
-                  json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")))
+def save_document(title: str, objects: list[dict]) -> dict:
+    """A TTS save (the form of a saved object too) holding `objects`."""
+    return {"SaveName": title, "GameMode": title, "Date": "", "VersionNumber": "",
+            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "",
+            "LuaScriptState": "", "ObjectStates": objects, "TabStates": {}}
+
+
+def plan_game(name: str, title: str, decks: list, folder: Path,
+              base_url: str | None) -> GameExport:
+    export = GameExport(folder, base_url)
+    for number, deck in enumerate(decks):
+        x = number * SPACING_UNITS
+        if deck.back is not None:
+            backs = [face.svg for face in deck.backs]
+        else:
+            backs = [plain_back(deck.size)] * len(deck.fronts)
+        if is_card(deck):
+            export.objects[deck.name] = add_cards(export, deck, backs, len(set(backs)) > 1, x)
+        else:
+            export.objects[deck.name] = add_tiles(export, deck, backs, x)
+    return export
+
+
+def export_games(games: list[tuple[object, list]], out_dir: Path, base_url: str | None,
+                 workers: int) -> list[tuple[Path, bytes]]:
+    """Every game's images, saved objects and save, drawn on `workers` processes."""
+    exports = []
+    for checked, decks in games:
+        title = checked.info.title if checked.info else checked.name
+        exports.append((checked.name, title, plan_game(checked.name, title, decks,
+                                                        out_dir / checked.name / "tts",
+                                                        base_url)))
+    pictures = [(export, picture) for _, _, export in exports for picture in export.pictures]
+    tasks: list[Callable[[], bytes]] = [lambda p=picture: draw_picture(p)
+                                        for _, picture in pictures]
+    files = [(export.folder / picture.name, png)
+             for (export, picture), png in zip(pictures, run_tasks(tasks, workers))]
+    for name, title, export in exports:
+        for deck_name, obj in export.objects.items():
+            files.append((export.folder / f"{deck_name}.json",
+                          _json(save_document(obj.get("Nickname", deck_name), [obj]))))
+        files.append((export.folder / f"{name}-save.json",
+                      _json(save_document(title, list(export.objects.values())))))
     return files
+
+
+def _json(document: dict) -> bytes:
+    return json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8")

@@ -1,70 +1,186 @@
-"""Exports read back: Tabletop Simulator deck sheets (PNG and saved-object JSON) and print-shop
-PNG faces, checked with Pillow and json, not with the code that wrote them."""
+"""Tabletop Simulator exports read back: the JSON validated against a schema of TTS's save
+format written from its documentation (tts-save.schema.json), the images with Pillow, and what
+a schema cannot say (deck IDs unique across a save, sizes from millimetres) checked here."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from types import SimpleNamespace
 
+import jsonschema
+import pytest
 from PIL import Image
 
+from conftest import REPO
+from pnp.export.tts import plan_game
+from pnp.units import Size
 
-def test_tts_deck_of_events_is_a_grid_tts_accepts(project, run):
-    result = run("export", "--to", "tts", "--sheets", "events")
+SCHEMA = json.loads((Path(__file__).parent / "tts-save.schema.json").read_text(encoding="utf-8"))
+GAMES = REPO / "tests" / "data" / "games"
+MM_PER_INCH = 25.4
+CARD_HEIGHT_AT_SCALE_1_MM = 3.5 * MM_PER_INCH  # TTS: a card at scale 1 is a poker card
+TILE_HEIGHT_AT_SCALE_1_MM = 1.318 * MM_PER_INCH  # TTS: a custom tile at scale 1
+
+
+def objects_in(document: dict):
+    """Every object of a save, those inside decks and bags too."""
+    stack = list(document["ObjectStates"])
+    while stack:
+        obj = stack.pop()
+        yield obj
+        stack.extend(obj.get("ContainedObjects", []))
+
+
+def check_save(folder: Path, save: str, sizes_mm: dict[str, tuple[float, float]]) -> dict:
+    """Validate a game's save and every saved object beside it; return the save's objects by
+    nickname. `sizes_mm`: each deck's title -> its pieces' size."""
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    for path in folder.glob("*.json"):
+        jsonschema.validate(json.loads(path.read_text(encoding="utf-8")), SCHEMA)
+    document = json.loads((folder / save).read_text(encoding="utf-8"))
+    tops = {obj["Nickname"]: obj for obj in document["ObjectStates"]}
+    # A deck ID names one sheet in the whole save: two decks never share one.
+    owners: dict[str, dict] = {}
+    for obj in objects_in(document):
+        for deck_id, entry in obj.get("CustomDeck", {}).items():
+            assert owners.setdefault(deck_id, entry) == entry, f"deck ID {deck_id} reused"
+        if "CardID" in obj:
+            assert str(obj["CardID"] // 100) in obj["CustomDeck"]
+        for key in ("FaceURL", "BackURL"):
+            for entry in obj.get("CustomDeck", {}).values():
+                assert (folder / entry[key]).is_file()  # beside the save, by a relative name
+        if "CustomImage" in obj:
+            for key in ("ImageURL", "ImageSecondaryURL"):
+                assert (folder / obj["CustomImage"][key]).is_file()
+    for title, obj in tops.items():
+        # A single card is named after the card; its description is the deck's title.
+        width, height = sizes_mm[obj["Description"] if obj["Name"] == "CardCustom" else title]
+        if obj["Name"] == "Bag":
+            for tile in obj["ContainedObjects"]:
+                assert tile["Transform"]["scaleZ"] * TILE_HEIGHT_AT_SCALE_1_MM == \
+                    pytest.approx(height, abs=0.01)
+        else:
+            assert obj["Transform"]["scaleZ"] * CARD_HEIGHT_AT_SCALE_1_MM == \
+                pytest.approx(height, abs=0.01)
+    return tops
+
+
+def test_downturn_save_has_decks_of_cards_and_bags_of_tiles_of_their_size(project, run):
+    result = run("export", "--to", "tts")
     assert result.code == 0, result.err
     folder = project / "output" / "downturn" / "tts"
-    document = json.loads((folder / "events.json").read_text(encoding="utf-8"))
-    deck = document["ObjectStates"][0]
-    assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Event cards"
-    assert len(deck["ContainedObjects"]) == 42
-    assert deck["DeckIDs"] == [100 + i for i in range(42)]
-    assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
-    assert 'Credit Swap' in deck["ContainedObjects"][15]["Nickname"]
-    sheet = deck["CustomDeck"]["1"]
+    tops = check_save(folder, "downturn-save.json", {
+        "Event cards": (63, 88), "Bank cards": (63, 88), "Player aids": (63, 88),
+        "Personal Shares": (25.4, 25.4), "Markers": (31.75, 31.75),
+        "Cube tokens and score markers": (12.7, 12.7)})
+    assert {title: obj["Name"] for title, obj in tops.items()} == {
+        "Event cards": "DeckCustom", "Bank cards": "DeckCustom", "Player aids": "DeckCustom",
+        "Personal Shares": "Bag", "Markers": "Bag", "Cube tokens and score markers": "Bag"}
+    events = tops["Event cards"]
+    assert len(events["ContainedObjects"]) == 42
+    assert "Credit Swap" in events["ContainedObjects"][15]["Nickname"]
+    (deck_id, sheet), = events["CustomDeck"].items()
+    assert events["DeckIDs"] == [int(deck_id) * 100 + i for i in range(42)]
     cols, rows = sheet["NumWidth"], sheet["NumHeight"]
-    assert 2 <= cols <= 10 and 2 <= rows <= 7 and cols * rows - 1 >= 42
-    face_path = Path(unquote(urlparse(sheet["FaceURL"]).path))
-    back_path = Path(unquote(urlparse(sheet["BackURL"]).path))
-    assert face_path.parent == folder.resolve() and back_path.parent == folder.resolve()
-    image = Image.open(face_path).convert("RGB")
+    assert cols * rows - 1 >= 42
+    image = Image.open(folder / sheet["FaceURL"]).convert("RGB")
     assert image.width <= 4096 and image.height <= 4096
     assert image.width % cols == 0 and image.height % rows == 0
     w, h = image.width // cols, image.height // rows
     assert abs(w / h - 63 / 88) < 0.01  # the faces keep the card's proportions
-    back = Image.open(back_path)
-    assert back.size == (w, h)
+    assert Image.open(folder / sheet["BackURL"]).size == (w, h)
 
     def blank(cell: int) -> bool:
         x, y = (cell % cols) * w, (cell // cols) * h
-        return image.crop((x, y, x + w, y + h)).getextrema() == ((255, 255), (255, 255),
-                                                                  (255, 255))
+        return image.crop((x, y, x + w, y + h)).getextrema() == ((255, 255),) * 3
 
-    assert not any(blank(i) for i in range(42))  # 42 faces, then nothing
-    assert all(blank(i) for i in range(42, cols * rows))
+    assert not any(blank(i) for i in range(42)) and all(blank(i) for i in range(42, cols * rows))
+    shares = tops["Personal Shares"]["ContainedObjects"]
+    assert len(shares) == 80 and {t["CustomImage"]["CustomTile"]["Type"] for t in shares} == {0}
+    face = Image.open(folder / shares[0]["CustomImage"]["ImageURL"])
+    assert face.width == face.height
+    assert len(tops["Cube tokens and score markers"]["ContainedObjects"]) == 108
 
 
-def test_a_deck_larger_than_a_sheet_takes_two(project, run):
-    result = run("export", "--to", "tts", "--sheets", "shares")
+def test_tokens_a_single_card_and_backless_decks(tmp_path, run):
+    """Debtors: 30 round tokens without backs and a player aid deck of one tarot card."""
+    result = run("export", "--to", "tts", "--root", str(GAMES / "debtors"), "--out",
+                 str(tmp_path))
     assert result.code == 0, result.err
-    deck = json.loads((project / "output" / "downturn" / "tts" / "shares.json").read_text(
-        encoding="utf-8"))["ObjectStates"][0]
-    assert sorted(deck["CustomDeck"]) == ["1", "2"]
-    assert len(deck["ContainedObjects"]) == 80
-    assert deck["DeckIDs"][68:70] == [168, 200]  # 69 on the first sheet, TTS's last cell kept
+    folder = tmp_path / "debtors" / "tts"
+    tops = check_save(folder, "debtors-save.json", {
+        "Debt cards": (63, 88), "Debt tokens": (20, 20), "Player aid": (70, 120)})
+    tokens = tops["Debt tokens"]["ContainedObjects"]
+    assert len(tokens) == 30
+    assert {t["CustomImage"]["CustomTile"]["Type"] for t in tokens} == {2}  # circles
+    # No back in the game: each token's bottom is a plain back, not its face again.
+    faces = {t["CustomImage"]["ImageURL"] for t in tokens}
+    backs = {t["CustomImage"]["ImageSecondaryURL"] for t in tokens}
+    assert len(backs) == 1 and not backs & faces
+    plain = Image.open(folder / backs.pop()).convert("RGB")
+    centre = plain.getpixel((plain.width // 2, plain.height // 2))
+    assert plain.getpixel((plain.width // 4, plain.height // 4)) == centre
+    assert plain.getcolors(maxcolors=32) is not None  # one field and a frame: no drawing
+    aid = next(obj for obj in tops.values() if obj["Name"] == "CardCustom")
+    assert aid["Description"] == "Player aid" and aid["Nickname"] == 'aid "How to play"'
+    (entry,) = aid["CustomDeck"].values()
+    assert (entry["NumWidth"], entry["NumHeight"]) == (1, 1)
+    card = Image.open(folder / entry["FaceURL"])
+    assert abs(card.width / card.height - 70 / 120) < 0.01
+    assert aid["Transform"]["scaleZ"] * CARD_HEIGHT_AT_SCALE_1_MM == pytest.approx(120, abs=0.01)
 
 
-def test_print_shop_faces_are_825_by_1125_pixels_back_first(project, run):
-    result = run("export", "--to", "shop", "--shop", "thegamecrafter", "--sheets", "events")
+def test_base_url_names_every_image_under_it(tmp_path, run):
+    base = "https://example.org/games/debtors/"
+    result = run("export", "--to", "tts", "--root", str(GAMES / "debtors"), "--out",
+                 str(tmp_path), "--base-url", base)
     assert result.code == 0, result.err
-    written = [Path(line.split()[-1]).name for line in result.out.splitlines()
-               if line.startswith("wrote")]
-    assert written[:4] == ["events-001-back.png", "events-001-front.png",
-                           "events-002-back.png", "events-002-front.png"]
-    assert len(written) == 84
-    folder = project / "output" / "downturn" / "shop-thegamecrafter"
-    for name in written[:6]:
-        assert Image.open(folder / name).size == (825, 1125)
-    back = Image.open(folder / "events-001-back.png").convert("RGB")
-    # The back's field runs into the bleed: the corner pixel is the card's navy, not white.
-    assert back.getpixel((2, 2)) == back.getpixel((412, 200)) != (255, 255, 255)
+    document = json.loads((tmp_path / "debtors" / "tts" / "debtors-save.json").read_text(
+        encoding="utf-8"))
+    jsonschema.validate(document, SCHEMA)
+    urls = [entry[key] for obj in objects_in(document)
+            for entry in obj.get("CustomDeck", {}).values() for key in ("FaceURL", "BackURL")]
+    urls += [obj["CustomImage"][key] for obj in objects_in(document) if "CustomImage" in obj
+             for key in ("ImageURL", "ImageSecondaryURL")]
+    assert urls and all(url.startswith(base) for url in urls)
+    assert all((tmp_path / "debtors" / "tts" / url[len(base):]).is_file() for url in urls)
+
+
+def test_the_schema_refuses_what_tts_cannot_load():
+    """The schema can fail: an absolute path, a sheet wider than 10 cells, a tile shape TTS
+    does not have."""
+    card = {"Name": "CardCustom", "Nickname": "x", "CardID": 100, "Transform": {
+        k: 1 for k in ("posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY",
+                       "scaleZ")},
+        "CustomDeck": {"1": {"FaceURL": "a.png", "BackURL": "b.png", "NumWidth": 1,
+                             "NumHeight": 1, "BackIsHidden": True, "UniqueBack": False,
+                             "Type": 0}}}
+    save = {"SaveName": "x", "ObjectStates": [card]}
+    jsonschema.validate(save, SCHEMA)
+    for path, value in [(("FaceURL",), "file:///home/a/a.png"), (("BackURL",), "/home/a/b.png"),
+                        (("NumWidth",), 11)]:
+        broken = json.loads(json.dumps(save))
+        broken["ObjectStates"][0]["CustomDeck"]["1"][path[0]] = value
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, SCHEMA)
+
+
+def fake_deck(name: str, count: int) -> SimpleNamespace:
+    """A drawn deck of `count` poker cards, as the export reads one."""
+    faces = [SimpleNamespace(svg=f"<svg id='{name}{i}'/>", label=f"{name} {i}")
+             for i in range(count)]
+    return SimpleNamespace(name=name, title=name.title(), size=Size(63, 88), shape="rect",
+                           back="back.svg.j2", fronts=faces,
+                           backs=[SimpleNamespace(svg="<svg id='back'/>", label="")] * count)
+
+
+def test_a_deck_larger_than_a_sheet_takes_two_with_ids_of_their_own():
+    big, small = fake_deck("big", 80), fake_deck("small", 3)
+    export = plan_game("g", "G", [big, small], Path("tts"), None)
+    deck = export.objects["big"]
+    assert len(deck["CustomDeck"]) == 2 and len(deck["ContainedObjects"]) == 80
+    first, second = sorted(int(key) for key in deck["CustomDeck"])
+    # 69 on the first sheet (TTS keeps its last cell), the rest on the second.
+    assert deck["DeckIDs"][68:70] == [first * 100 + 68, second * 100]
+    assert set(export.objects["small"]["CustomDeck"]).isdisjoint(deck["CustomDeck"])

@@ -1,0 +1,170 @@
+"""A shop export: the checked decks and a shop in; preflight findings, or the files to write
+(one PNG per face, or one PDF per deck) out.
+
+Every piece is matched to its product first, and each face checked against it (preflight.py);
+the faces are then drawn on every core (`workers.run_tasks`, as a check draws its sheets), each
+distinct face once however often it is used (a shared back is drawn once), and the drawn PNGs
+read back for their painted bleed. Any error, and nothing is returned to write. A PDF shop's
+pages are drawn by the build's PDF workers (`workers.Drawing`), and made PDF/X-1a through
+Ghostscript when the shop asks for CMYK.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..findings import Findings
+from ..layout.plans import DocumentInfo, PagePlan, Placement
+from ..units import Rect, Size
+from ..workers import Drawing, Job, run_tasks
+from . import preflight
+from .printshop import Product, Shop, face_on_product, face_order, pick_product
+
+CHECK_DPI = 48  # a PDF shop's faces are drawn this fine to read their painted bleed
+
+
+@dataclass(frozen=True)
+class ShopDeck:
+    """A deck with its product, and every face in the shop's order: (file stem, svg, side)."""
+
+    game: str
+    info: object
+    deck: object
+    product: Product
+    faces: tuple[tuple[str, str, str, str], ...]  # (file stem, svg, side, label)
+
+
+def plan_shop(games: list[tuple[object, list]], shop: Shop, found: Findings,
+              findings: Findings) -> list[ShopDeck]:
+    """Each deck's product and faces; findings for pieces no product fits, unsafe margins,
+    coarse or CMYK images, and text the check found in the safe margin."""
+    findings.extend(preflight.unsafe_text(found, shop))
+    planned = []
+    for checked, decks in games:
+        for deck in decks:
+            product = pick_product(shop, deck.size, deck.shape)
+            if product is None:
+                preflight.no_product(deck, shop, findings)
+                continue
+            preflight.safe_zone(deck, product, shop, findings)
+            faces = []
+            for index, side in face_order(len(deck.fronts), deck.back is not None,
+                                          shop.backs_first):
+                face = (deck.fronts if side == "front" else deck.backs)[index]
+                faces.append((f"{deck.name}-{index + 1:03d}-{side}", face.svg, side,
+                              deck.fronts[index].label))
+            seen = set()
+            for _, svg, side, label in faces:
+                if svg not in seen:
+                    seen.add(svg)
+                    preflight.image_findings(svg, deck.where.of(side), label, product, findings)
+            planned.append(ShopDeck(checked.name, checked.info, deck, product, tuple(faces)))
+    return planned
+
+
+PNG_COMPRESSION = 1  # zlib level: larger files than at 9, written several times faster
+
+
+def _draw_face(svg: str, piece: Size, product: Product, shape: str, dpi: int,
+               keep: bool) -> tuple[bytes | None, float]:
+    """One face drawn on its product at `dpi`: the PNG (when kept, with its dpi) and the share
+    of its bleed left unpainted."""
+    from ..pdf.draw import render_image
+
+    width, height = product.pixels(piece, dpi)
+    image = render_image(face_on_product(svg, piece, product), dpi, width, height)
+    share = preflight.unpainted_share(image, piece, product, shape)
+    if not keep:
+        return None, share
+    if image.getextrema()[3][0] == 255:
+        image = image.convert("RGB")  # opaque all over: no alpha channel for the shop
+    out = io.BytesIO()
+    image.save(out, "PNG", dpi=(dpi, dpi), compress_level=PNG_COMPRESSION)
+    return out.getvalue(), share
+
+
+def draw_faces(planned: list[ShopDeck], shop: Shop, workers: int,
+               findings: Findings) -> dict[tuple[int, str], bytes]:
+    """Every distinct face drawn once, on `workers` processes: its PNG by (deck, svg) for a PNG
+    shop; for a PDF shop only the bleed is read. Bleed findings are added."""
+    keep = shop.file == "png"
+    tasks, owners = [], []
+    for number, planned_deck in enumerate(planned):
+        deck, product = planned_deck.deck, planned_deck.product
+        seen = set()
+        for _, svg, side, label in planned_deck.faces:
+            if svg in seen:
+                continue
+            seen.add(svg)
+            dpi = product.dpi if keep else CHECK_DPI
+            tasks.append(lambda svg=svg, deck=deck, product=product, dpi=dpi: _draw_face(
+                svg, deck.size, product, deck.shape, dpi, keep))
+            owners.append((number, svg, deck.where.of(side), label, product))
+    drawn = {}
+    unpainted: dict[tuple, list[tuple[str, float]]] = {}  # one finding per deck and side
+    for (number, svg, where, label, product), (png, share) in zip(owners,
+                                                                 run_tasks(tasks, workers)):
+        unpainted.setdefault((where, product), []).append((label, share))
+        if png is not None:
+            drawn[(number, svg)] = png
+    for (where, product), shares in unpainted.items():
+        preflight.bleed_finding(shares, where, product, findings)
+    return drawn
+
+
+def png_files(planned: list[ShopDeck], drawn: dict[tuple[int, str], bytes], shop: Shop,
+              out_dir: Path) -> list[tuple[Path, bytes]]:
+    files = []
+    for number, planned_deck in enumerate(planned):
+        folder = out_dir / planned_deck.game / f"shop-{shop.name}"
+        files.extend((folder / f"{stem}.png", drawn[(number, svg)])
+                     for stem, svg, _, _ in planned_deck.faces)
+    return files
+
+
+def _page(svg: str, piece: Size, product: Product) -> PagePlan:
+    """One face on a page of the product's size: the trim in the middle, the bleed around it."""
+    from ..sheets import blank_svg
+
+    image, trim = product.image_mm(piece), product.trim_for(piece)
+    return PagePlan(image, Rect(product.bleed_mm, product.bleed_mm, *trim), blank_svg(image),
+                    (Placement(0, 0, face_on_product(svg, piece, product)),),
+                    bleed=Rect(0, 0, *image), side="front")
+
+
+def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
+              out_dir: Path) -> list[tuple[Path, bytes]]:
+    """One PDF per deck, a page per face in the shop's order, drawn on the PDF workers; PDF/X-1a
+    in CMYK when the shop asks for it."""
+    from ..sheets import document_info
+
+    jobs = []
+    for planned_deck in planned:
+        deck, product = planned_deck.deck, planned_deck.product
+        plans = [_page(svg, deck.size, product) for _, svg, _, _ in planned_deck.faces]
+        info: DocumentInfo = document_info(planned_deck.info, deck.title,
+                                           f"{shop.title}, {product.name}", "none")
+        jobs.append(Job(deck.name, plans, info))
+    with Drawing(workers) as drawing:
+        pdfs = drawing.draw(jobs)
+    files = []
+    for planned_deck, job, pdf in zip(planned, jobs, pdfs):
+        if planned_deck.product.colour == "cmyk":
+            pdf = _cmyk(pdf, job.document.title)
+        folder = out_dir / planned_deck.game / f"shop-{shop.name}"
+        files.append((folder / f"{planned_deck.deck.name}.pdf", pdf))
+    return files
+
+
+def _cmyk(pdf: bytes, title: str) -> bytes:
+    from ..errors import OutsideError
+    from .pdfx import rgb_colour_spaces, to_pdfx
+
+    converted = to_pdfx(pdf, title)
+    left = rgb_colour_spaces(converted)
+    if left:
+        raise OutsideError(f"pnp export: error: Ghostscript left RGB colour in the PDF/X-1a "
+                           f"({', '.join(left[:3])}); the file was not written")
+    return converted
