@@ -135,6 +135,15 @@ def parse_size(text: str) -> Size:
     raise SizeError(f"size '{text}' is not a preset or a size such as '63 x 88 mm'")
 
 
+def parse_length(text: str) -> float:
+    """A length, 'N unit' (mm, cm or in), as millimetres: a bleed or a safe zone, which may
+    be 0 and is not held to a piece's bounds."""
+    one = _ONE.fullmatch(" ".join(text.strip().lower().split()))
+    if one is None:
+        raise SizeError(f"length '{text}' is not a length such as '3 mm' or '0.125 in'")
+    return float(one.group(1)) * MM_PER_UNIT[one.group(2)]
+
+
 # A piece is large enough to pick up and cut, and small enough to tile over a few dozen
 # sheets: a 0.001 mm card would be imposed millions to a page.
 MIN_PIECE_MM = 5.0

@@ -22,7 +22,7 @@ from ..findings import Findings
 from ..layout.plans import grow_viewport
 from ..load.content import load_document
 from ..load.schema import INVALID, validate
-from ..units import MM_PER_INCH, Size, SizeError, parse_size
+from ..units import MM_PER_INCH, Size, SizeError, parse_length, parse_size
 
 SHOPS_FILE = Path(__file__).parent.parent / "shops.yaml"
 # A piece within this of a product's trim, on each side, is that product: a cut wanders about
@@ -108,7 +108,7 @@ class Shop:
 
 
 def _length_mm(text: str) -> float:
-    return parse_size(text).width_mm
+    return parse_length(text)
 
 
 def _resolve(name: str, spec: ShopSpec) -> Shop:
