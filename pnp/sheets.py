@@ -25,8 +25,8 @@ from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
 from .load.schema import Where
 from .render.stamps import render_stamped
-from .layout.tiling import Tiling, tile_board
-from .units import PAPERS, Rect, Size
+from .layout.tiling import Tiling, fit_whole, tile_board
+from .units import PAPER_LABELS, PAPERS, PRINTABLE_MARGIN_MM, Rect, Size
 
 FURNITURE_TEMPLATE = "sheet.svg.j2"
 TILE_TEMPLATE = "board-tile.svg.j2"  # a tiled board page's margins, cut lines and marks
@@ -198,13 +198,21 @@ class Board:
         svg = self.face.svg if self.face else ""
         whole = Rect(0, 0, *self.size)
         large = [PagePlan(self.size, whole, blank_svg(self.size), (Placement(0, 0, svg),))]
-        tiled = self.plan_tiles(renderer, tile_board(self.size, PAPERS[paper]), paper)
         info = renderer.info
+        fits = fit_whole(self.size, PAPERS[paper], PRINTABLE_MARGIN_MM[paper])
+        if fits:  # the paper holds the board inside what a printer prints: no tiles
+            page, placed = fits
+            on_paper = [PagePlan(page, placed, trim_ticks(page, placed),
+                                 (Placement(placed.x_mm, placed.y_mm, svg),))]
+            detail = f"whole on {paper_label(paper)}"
+        else:
+            on_paper = self.plan_tiles(renderer, tile_board(self.size, PAPERS[paper]), paper)
+            detail = f"tiled over {paper_label(paper)}"
         return [
             Output(f"{self.name}-large.pdf", large,
                    document_info(info, self.title, f"one {_mm(self.size)} page", "none")),
-            Output(f"{self.name}-{paper}.pdf", tiled,
-                   document_info(info, self.title, f"tiled over {paper_label(paper)}", "none")),
+            Output(f"{self.name}-{paper}.pdf", on_paper,
+                   document_info(info, self.title, detail, "none")),
         ]
 
     def plan_tiles(self, renderer: Renderer, tiling: Tiling, paper: str) -> list[PagePlan]:
@@ -322,6 +330,28 @@ def assembly_thumbnail(tiling: Tiling) -> Rect:
     return Rect((paper.width_mm - width) / 2, header_mm, width, height)
 
 
+def trim_ticks(paper: Size, piece: Rect, offset_mm: float = 1.5, length_mm: float = 5) -> str:
+    """A page-sized SVG with a tick on the extension of each of the piece's edges, in the
+    margin (shortened to the room there is): where to trim a piece printed whole."""
+    lines = []
+    room_x, room_y = piece.x_mm - offset_mm, piece.y_mm - offset_mm
+    reach_x, reach_y = min(length_mm, room_x - 1), min(length_mm, room_y - 1)
+    for x in (piece.x_mm, piece.right_mm):
+        if reach_y > 0.5:
+            for y0, y1 in ((piece.y_mm - offset_mm, piece.y_mm - offset_mm - reach_y),
+                           (piece.bottom_mm + offset_mm, piece.bottom_mm + offset_mm + reach_y)):
+                lines.append(f'<line x1="{x:.4f}" y1="{y0:.4f}" x2="{x:.4f}" y2="{y1:.4f}"/>')
+    for y in (piece.y_mm, piece.bottom_mm):
+        if reach_x > 0.5:
+            for x0, x1 in ((piece.x_mm - offset_mm, piece.x_mm - offset_mm - reach_x),
+                           (piece.right_mm + offset_mm, piece.right_mm + offset_mm + reach_x)):
+                lines.append(f'<line x1="{x0:.4f}" y1="{y:.4f}" x2="{x1:.4f}" y2="{y:.4f}"/>')
+    w, h = f"{paper.width_mm:g}", f"{paper.height_mm:g}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
+            f'viewBox="0 0 {w} {h}"><g stroke="#000000" stroke-width="0.15">'
+            f'{"".join(lines)}</g></svg>')
+
+
 def blank_svg(size: Size) -> str:
     w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
@@ -341,4 +371,4 @@ def document_info(info: Any, title: str, detail: str, duplex: str) -> DocumentIn
 
 
 def paper_label(paper: str) -> str:
-    return {"letter": "US Letter", "a4": "A4"}.get(paper, paper)
+    return PAPER_LABELS.get(paper, paper)

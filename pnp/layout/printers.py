@@ -22,7 +22,7 @@ from pathlib import Path
 from ..load.content import load_document
 from ..findings import Findings, Location
 from ..load.schema import INVALID, bounded, suggest, validate
-from ..units import PAPERS, Rect, Size
+from ..units import PAPER_LABELS, PAPERS, Rect, Size
 
 PRINTERS_DIR = "printers"
 CALIBRATION_REACH_MM = 10  # the back's scales read corrections up to this far either way
@@ -187,6 +187,6 @@ def calibration_plans(paper_name: str, duplex: str = "long-edge"):
 
     paper = PAPERS[paper_name]
     whole = Rect(0, 0, *paper)
-    label = {"letter": "US Letter", "a4": "A4"}.get(paper_name, paper_name)
+    label = PAPER_LABELS.get(paper_name, paper_name)
     return [PagePlan(paper, whole, calibration_front(paper, label, duplex), (), side="front"),
             PagePlan(paper, whole, calibration_back(paper, duplex), (), side="back")]
