@@ -84,6 +84,7 @@ class Deck:
     where: Where = field(default_factory=Where)
     bleed_mm: float = 25.4 / 8  # how far a face's drawing runs past the trim, when printed
     safe_mm: float = 3  # text stays this far inside the trim
+    stock: str = "card"  # card or paper: `pnp plan` packs the decks of one stock together
     fronts: list[Face] = field(default_factory=list)
     backs: list[Face] = field(default_factory=list)
 
@@ -308,7 +309,8 @@ def make_sheets(game: Any) -> dict[str, Sheet]:
             deck = info.decks[name]
             back = None if deck.back.strip().lower() == "none" else deck.back
             sheets[name] = Deck(name, deck.title, component.data, component.size, deck.front,
-                                back, deck.shape, deck.where, deck.bleed_mm, deck.safe_mm)
+                                back, deck.shape, deck.where, deck.bleed_mm, deck.safe_mm,
+                                deck.stock)
         elif component.kind == "board":
             board = info.boards[name]
             sheets[name] = Board(name, board.title, component.size, board.template,

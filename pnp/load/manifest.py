@@ -84,6 +84,7 @@ class DeckSpec:
     shape: Literal["rect", "round"] = "rect"  # round pieces: templates and marks may use it
     bleed_mm: float = bounded(3.175, min=0, max=10)  # drawing past the trim, for layouts with bleed
     safe_mm: float = bounded(3, min=0, max=20)  # how far text keeps inside the trim
+    stock: Literal["card", "paper"] = "card"  # what `pnp plan` prints it on, with the like
     where: Where = located()
 
 
