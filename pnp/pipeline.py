@@ -317,6 +317,10 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
         for output in checked.outputs.get(sheet.name, []):
             for notice in output.plans[0].notices if output.plans else ():
                 print(f"pnp build: {output.file_name}: note: {notice}", file=sys.stderr)
+            # Cut files, in the PDF's own page coordinates: written every time, as a deck's
+            # corner radius changes them and not its PDF.
+            for extra, text in output.extras:
+                staging.write(folder / extra, text.encode("utf-8"))
             key = None  # a PDF the record does not list is drawn; its key can wait
             if record and record.lists(output.file_name):
                 key = output_key(output.plans, output.document, font_files())

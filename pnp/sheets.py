@@ -19,8 +19,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
+from .layout.cutter import cut_dxf, cut_svg
 from .layout.impose import PrintOptions, impose, sheet_file_name
-from .layout.plans import DocumentInfo, PagePlan, Placement
+from .layout.plans import DocumentInfo, PagePlan, Placement, with_trim_outline
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
 from .load.schema import Where
@@ -41,6 +42,7 @@ class Output:
     file_name: str
     plans: list[PagePlan]
     document: DocumentInfo
+    extras: tuple[tuple[str, str], ...] = ()  # (file name, text) written beside it: cut files
 
 
 Drawn = dict[str, Any]  # some of the fields a sheet's `render` sets, by name
@@ -85,6 +87,7 @@ class Deck:
     bleed_mm: float = 25.4 / 8  # how far a face's drawing runs past the trim, when printed
     safe_mm: float = 3  # text stays this far inside the trim
     stock: str = "card"  # card or paper: `pnp plan` packs the decks of one stock together
+    corner_radius_mm: float = 0  # the trim's rounded corners: cutting machines cut them
     fronts: list[Face] = field(default_factory=list)
     backs: list[Face] = field(default_factory=list)
 
@@ -159,10 +162,22 @@ class Deck:
                                   bleed=page.bleed, side=page.side, notices=page.notices))
         document = document_info(renderer.info, self.title, paper_label(paper), layout.duplex)
         name = sheet_file_name(self.name, paper, options.layout, layout, options.ink_saver)
-        return [Output(name, apply_printer(plans, options.printer), document)]
+        extras = ()
+        if layout.registration is not None:  # a cut file for each fronts page, in its frame
+            extras = tuple(
+                (f"{name.removesuffix('.pdf')}-cut-{page.number:02d}.{kind}", write(
+                    page.paper, [slot.rect for slot in page.slots], self.corner_radius_mm))
+                for page in pages if page.side == "front"
+                for kind, write in (("svg", cut_svg), ("dxf", cut_dxf)))
+        return [Output(name, apply_printer(plans, options.printer), document, extras)]
 
     def gallery(self) -> list[tuple[str, dict[str, str]]]:
-        return [(front.label, {"front": front.svg, **({"back": back.svg} if self.back else {})})
+        def shown(svg: str) -> str:  # a rounded trim is drawn, so the proof shows the cut
+            return with_trim_outline(svg, self.corner_radius_mm) if self.corner_radius_mm \
+                else svg
+
+        return [(front.label, {"front": shown(front.svg),
+                               **({"back": shown(back.svg)} if self.back else {})})
                 for front, back in zip(self.fronts, self.backs)]
 
     def describe(self) -> str:
@@ -310,7 +325,7 @@ def make_sheets(game: Any) -> dict[str, Sheet]:
             back = None if deck.back.strip().lower() == "none" else deck.back
             sheets[name] = Deck(name, deck.title, component.data, component.size, deck.front,
                                 back, deck.shape, deck.where, deck.bleed_mm, deck.safe_mm,
-                                deck.stock)
+                                deck.stock, deck.corner_radius_mm)
         elif component.kind == "board":
             board = info.boards[name]
             sheets[name] = Board(name, board.title, component.size, board.template,

@@ -209,6 +209,9 @@ def kit_sheets(decks: list[KitDeck], paper: Size, layout: SheetLayout, stock: st
     (and a blank one for a sheet of pieces without backs, so the pages stay in step)."""
     if layout.kind != "grid":
         raise ValueError(f"a kit is packed on grid layouts, not '{layout.kind}' ones")
+    if layout.registration is not None:  # a cutter cuts one grid of one size per sheet
+        raise ValueError("a kit is packed for cutting by hand, not on a cutting machine's "
+                         "layout; print those deck by deck")
     bleed = min(bleed_mm, layout.gap_mm / 2) if layout.bleed else 0.0
     backs = layout.backs != "none" and layout.duplex != "none"
     has_back = {d.name: d.has_back for d in decks}

@@ -85,6 +85,7 @@ class DeckSpec:
     bleed_mm: float = bounded(3.175, min=0, max=10)  # drawing past the trim, for layouts with bleed
     safe_mm: float = bounded(3, min=0, max=20)  # how far text keeps inside the trim
     stock: Literal["card", "paper"] = "card"  # what `pnp plan` prints it on, with the like
+    corner_radius_mm: float = bounded(0, min=0, max=20)  # rounded corners: cut files, the proof
     where: Where = located()
 
 
