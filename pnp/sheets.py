@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
-from .layout.cutter import cut_dxf, cut_svg
+from .layout.cutter import cut_dxf, cut_svg, outlines_dxf, outlines_svg, svg_path
+from .layout.tuckbox import dieline, fit_dieline, inner_size
 from .layout.impose import PrintOptions, impose, sheet_file_name
 from .layout.plans import DocumentInfo, PagePlan, Placement, with_trim_outline
 from .layout.printers import apply_printer
@@ -32,6 +33,7 @@ from .units import PAPER_LABELS, PAPERS, PRINTABLE_MARGIN_MM, Rect, Size
 FURNITURE_TEMPLATE = "sheet.svg.j2"
 TILE_TEMPLATE = "board-tile.svg.j2"  # a tiled board page's margins, cut lines and marks
 ASSEMBLY_TEMPLATE = "board-assembly.svg.j2"  # the map of the tiles, first page
+TUCK_TEMPLATE = "tuckbox.svg.j2"  # a tuck box's dieline, creases and titles
 GALLERY_PAPER = "letter"  # what paper-sized faces are drawn on for the proof gallery
 
 
@@ -314,6 +316,78 @@ class Page:
         return f"{self.copies:>3} x {self.title} (a whole page of the paper)"
 
 
+@dataclass
+class TuckBox:
+    """A box for a deck, made from its card size and count: the flat dieline on one page, the
+    deck's back on the box's front and its first card's front on the box's back, the titles
+    on the lid and the sides, and a cut file (the outline, and the creases) beside the PDF."""
+
+    name: str
+    title: str
+    deck: Deck
+    card_thickness_mm: float = 0.3
+    clearance_mm: float = 1
+    where: Where = field(default_factory=Where)
+    faces: dict[str, Face] = field(default_factory=dict)
+
+    def render(self, renderer: Renderer) -> None:
+        self.join([part() for part in self.parts(renderer)])
+
+    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
+        deck, first = self.deck, self.deck.items[:1]
+        wanted = [(side, template) for side, template in (("back", deck.back), ("front",
+                  deck.front)) if template and first and renderer.exists(
+                      template, deck.where.of(side))]
+        return [lambda: {"faces": {side: render_stamped(renderer, template, first[0], deck.size,
+                                                        deck=deck)
+                                   for side, template in wanted}}]
+
+    def join(self, parts: list[Drawn]) -> None:
+        self.faces = parts[0]["faces"] if parts else {}
+
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]:
+        layout = (options or PrintOptions()).sheet_layout()
+        count = len(self.deck.items)
+        fits = fit_dieline(self.deck.size, count, PAPERS[paper], layout.min_margin_mm,
+                           self.card_thickness_mm, self.clearance_mm)
+        if fits is None:
+            flat = dieline(self.deck.size, count, self.card_thickness_mm, self.clearance_mm)
+            flat_size = Size(flat.bounds.width_mm, flat.bounds.height_mm)
+            findings.error("layout-too-large", self.where.of("tuck_box"),
+                           f"the tuck box for {count} cards lies flat in {_mm(flat_size)}, "
+                           f"more than {paper_label(paper)} holds inside its margins",
+                           subject=f"deck {self.deck.name}", hint="choose a larger --paper")
+            return []
+        page, flat = fits
+        placements = []
+        for side, panel in (("back", "front"), ("front", "back")):  # the deck's back in front
+            face = self.faces.get(side)
+            if face is not None:
+                box = flat.panels[panel]
+                placements.append(Placement(
+                    box.x_mm + (box.width_mm - self.deck.size.width_mm) / 2,
+                    box.y_mm + (box.height_mm - self.deck.size.height_mm) / 2, face.svg))
+        drawing = renderer.render(TUCK_TEMPLATE, None, expect=page, paper=page, flat=flat,
+                                  box=self, count=count, cut=svg_path(list(flat.outline))).svg
+        plans = [PagePlan(page, flat.bounds, blank_svg(page), tuple(placements) + (
+            Placement(0, 0, drawing),), side="front")]
+        name = f"{self.name}-{paper}.pdf"
+        stem = name.removesuffix(".pdf")
+        extras = ((f"{stem}-cut.svg", outlines_svg(page, [list(flat.outline)], flat.folds)),
+                  (f"{stem}-cut.dxf", outlines_dxf(page, [list(flat.outline)], flat.folds)))
+        return [Output(name, plans, document_info(renderer.info, self.title, paper_label(paper),
+                                                  "none"), extras)]
+
+    def gallery(self) -> list[tuple[str, dict[str, str]]]:
+        return []
+
+    def describe(self) -> str:
+        w, h, d = inner_size(self.deck.size, len(self.deck.items), self.card_thickness_mm,
+                             self.clearance_mm)
+        return f"  1 x {self.title} (a tuck box {w:g} x {h:g} x {d:g} mm inside)"
+
+
 def make_sheets(game: Any) -> dict[str, Sheet]:
     """A loaded game's decks, boards and pages (its components) as printable sheets, by name,
     in the manifest's order. New values: the game is not changed."""
@@ -326,6 +400,11 @@ def make_sheets(game: Any) -> dict[str, Sheet]:
             sheets[name] = Deck(name, deck.title, component.data, component.size, deck.front,
                                 back, deck.shape, deck.where, deck.bleed_mm, deck.safe_mm,
                                 deck.stock, deck.corner_radius_mm)
+            if deck.tuck_box is not None:
+                box = deck.tuck_box
+                sheets[f"{name}_box"] = TuckBox(
+                    f"{name}_box", box.title or f"{deck.title} box", sheets[name],
+                    box.card_thickness_mm, box.clearance_mm, deck.where)
         elif component.kind == "board":
             board = info.boards[name]
             sheets[name] = Board(name, board.title, component.size, board.template,

@@ -92,74 +92,91 @@ def cut_area(paper: Size, spec: Registration) -> Rect | None:
                 *area)
 
 
-def outline(rect: Rect, radius_mm: float) -> list[tuple[str, tuple[float, ...]]]:
-    """A closed path round `rect`, clockwise from the top edge, corners rounded by
-    `radius_mm` (at most half the shorter side): ("line", (x, y)) and ("arc", (x, y)) steps
-    after a ("move", (x, y))."""
+Vertex = tuple[float, float, float]  # x, y on the page; the bulge of the arc to the next one
+
+
+def rounded_rect(rect: Rect, radius_mm: float) -> list[Vertex]:
+    """A closed outline round `rect`, clockwise as the page is seen from its top-left, corners
+    rounded by `radius_mm` (at most half the shorter side). A bulge is DXF's: tan(angle / 4)
+    of the arc to the next vertex, here > 0 when it turns clockwise as the page is seen."""
     r = max(0.0, min(radius_mm, rect.width_mm / 2, rect.height_mm / 2))
     x0, y0, x1, y1 = rect.x_mm, rect.y_mm, rect.right_mm, rect.bottom_mm
     if r == 0:
-        return [("move", (x0, y0)), ("line", (x1, y0)), ("line", (x1, y1)), ("line", (x0, y1)),
-                ("close", ())]
-    return [("move", (x0 + r, y0)), ("line", (x1 - r, y0)), ("arc", (x1, y0 + r)),
-            ("line", (x1, y1 - r)), ("arc", (x1 - r, y1)), ("line", (x0 + r, y1)),
-            ("arc", (x0, y1 - r)), ("line", (x0, y0 + r)), ("arc", (x0 + r, y0)), ("close", ())]
+        return [(x0, y0, 0), (x1, y0, 0), (x1, y1, 0), (x0, y1, 0)]
+    b = math.tan(math.pi / 8)  # a quarter circle
+    return [(x0 + r, y0, 0), (x1 - r, y0, b), (x1, y0 + r, 0), (x1, y1 - r, b),
+            (x1 - r, y1, 0), (x0 + r, y1, b), (x0, y1 - r, 0), (x0, y0 + r, b)]
 
 
-def cut_svg(paper: Size, pieces: list[Rect], radius_mm: float) -> str:
-    """The cut file as SVG: one closed path per piece, in the page's coordinates."""
-    paths = []
-    for rect in pieces:
-        r = max(0.0, min(radius_mm, rect.width_mm / 2, rect.height_mm / 2))
-        d = []
-        for kind, point in outline(rect, radius_mm):
-            if kind == "move":
-                d.append(f"M {point[0]:.4f} {point[1]:.4f}")
-            elif kind == "line":
-                d.append(f"L {point[0]:.4f} {point[1]:.4f}")
-            elif kind == "arc":  # a quarter circle, clockwise on the page (y down)
-                d.append(f"A {r:.4f} {r:.4f} 0 0 1 {point[0]:.4f} {point[1]:.4f}")
-            else:
-                d.append("Z")
-        paths.append(f'<path d="{" ".join(d)}"/>')
+def svg_path(vertices: list[Vertex]) -> str:
+    d = [f"M {vertices[0][0]:.4f} {vertices[0][1]:.4f}"]
+    for (x, y, bulge), (nx, ny, _) in zip(vertices, vertices[1:] + vertices[:1]):
+        if bulge:
+            angle = 4 * math.atan(abs(bulge))
+            radius = math.hypot(nx - x, ny - y) / (2 * math.sin(angle / 2))
+            d.append(f"A {radius:.4f} {radius:.4f} 0 {int(angle > math.pi)} "
+                     f"{int(bulge > 0)} {nx:.4f} {ny:.4f}")  # sweep 1: clockwise, y down
+        else:
+            d.append(f"L {nx:.4f} {ny:.4f}")
+    return " ".join(d) + " Z"
+
+
+def outlines_svg(paper: Size, outlines: list[list[Vertex]],
+                 folds: tuple[tuple[float, float, float, float], ...] = ()) -> str:
+    """A cut file as SVG in the page's coordinates: one closed path per outline (red, "cut"),
+    and the creases, when there are any, as dashed lines (blue, "fold")."""
     w, h = f"{paper.width_mm:g}", f"{paper.height_mm:g}"
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
-            f'viewBox="0 0 {w} {h}">\n<g fill="none" stroke="#ff0000" stroke-width="0.1">\n'
-            + "\n".join(paths) + "\n</g>\n</svg>\n")
+    parts = [f'<?xml version="1.0" encoding="UTF-8"?>\n'
+             f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
+             f'viewBox="0 0 {w} {h}">',
+             '<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">']
+    parts += [f'<path d="{svg_path(list(o))}"/>' for o in outlines]
+    parts.append("</g>")
+    if folds:
+        parts.append('<g id="fold" fill="none" stroke="#0000ff" stroke-width="0.1" '
+                     'stroke-dasharray="2 1">')
+        parts += [f'<line x1="{x1:.4f}" y1="{y1:.4f}" x2="{x2:.4f}" y2="{y2:.4f}"/>'
+                  for x1, y1, x2, y2 in folds]
+        parts.append("</g>")
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
 
 
-# A quarter circle as a DXF polyline bulge: tan(90 degrees / 4), negative when clockwise.
-_QUARTER_BULGE = math.tan(math.pi / 8)
-
-
-def cut_dxf(paper: Size, pieces: list[Rect], radius_mm: float) -> str:
-    """The cut file as DXF R12: one closed POLYLINE per piece, its rounded corners as bulges,
-    in millimetres from the page's bottom-left (DXF's y runs up)."""
+def outlines_dxf(paper: Size, outlines: list[list[Vertex]],
+                 folds: tuple[tuple[float, float, float, float], ...] = ()) -> str:
+    """A cut file as DXF R12: one closed POLYLINE per outline on layer CUT, arcs as bulges, and
+    the creases as LINEs on layer FOLD; millimetres from the page's bottom-left (DXF's y runs
+    up, so a bulge that turns clockwise on the page is negative here too, as DXF counts
+    anticlockwise positive)."""
+    height = paper.height_mm
     lines = ["0", "SECTION", "2", "HEADER", "9", "$ACADVER", "1", "AC1009",
              "9", "$INSUNITS", "70", "4",  # millimetres
              "9", "$EXTMIN", "10", "0.0", "20", "0.0", "30", "0.0",
-             "9", "$EXTMAX", "10", f"{paper.width_mm:.4f}", "20", f"{paper.height_mm:.4f}",
+             "9", "$EXTMAX", "10", f"{paper.width_mm:.4f}", "20", f"{height:.4f}",
              "30", "0.0", "0", "ENDSEC", "0", "SECTION", "2", "ENTITIES"]
-    for rect in pieces:
-        steps = outline(rect, radius_mm)
-        vertices = []  # (x, y, bulge of the segment that starts here)
-        for (kind, point), (after, _) in zip(steps, steps[1:] + [("close", ())]):
-            if kind in ("move", "line", "arc") and point:
-                # the outline runs clockwise as the page is seen, in DXF as on paper: bulges < 0
-                vertices.append((point[0], paper.height_mm - point[1],
-                                 -_QUARTER_BULGE if after == "arc" else 0.0))
-        if vertices[0][:2] == vertices[-1][:2]:
-            vertices.pop()  # the closing vertex: the polyline is closed by its flag
+    for outline in outlines:
         lines += ["0", "POLYLINE", "8", "CUT", "66", "1", "70", "1"]
-        for x, y, bulge in vertices:
-            lines += ["0", "VERTEX", "8", "CUT", "10", f"{x:.4f}", "20", f"{y:.4f}"]
+        for x, y, bulge in outline:
+            lines += ["0", "VERTEX", "8", "CUT", "10", f"{x:.4f}", "20", f"{height - y:.4f}"]
             if bulge:
-                lines += ["42", f"{bulge:.8f}"]
+                lines += ["42", f"{-bulge:.8f}"]
         lines += ["0", "SEQEND", "8", "CUT"]
+    for x1, y1, x2, y2 in folds:
+        lines += ["0", "LINE", "8", "FOLD", "10", f"{x1:.4f}", "20", f"{height - y1:.4f}",
+                  "11", f"{x2:.4f}", "21", f"{height - y2:.4f}"]
     lines += ["0", "ENDSEC", "0", "EOF"]
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["Registration", "registration_marks", "keep_out", "cut_area", "outline", "cut_svg",
-           "cut_dxf"]
+def cut_svg(paper: Size, pieces: list[Rect], radius_mm: float) -> str:
+    """The cut file of a sheet of pieces as SVG: one closed path per piece."""
+    return outlines_svg(paper, [rounded_rect(r, radius_mm) for r in pieces])
+
+
+def cut_dxf(paper: Size, pieces: list[Rect], radius_mm: float) -> str:
+    """The cut file of a sheet of pieces as DXF: one closed polyline per piece."""
+    return outlines_dxf(paper, [rounded_rect(r, radius_mm) for r in pieces])
+
+
+__all__ = ["Registration", "registration_marks", "keep_out", "cut_area", "rounded_rect",
+           "outlines_svg", "outlines_dxf", "cut_svg", "cut_dxf", "svg_path"]
