@@ -772,6 +772,7 @@ def _print_kits(kits: list) -> None:
               "yields are rated at")
 
 
-COMMANDS = {"plan": cmd_plan, "build": cmd_build, "check": cmd_check, "diff": cmd_diff, "list": cmd_list,
+COMMANDS = {"build": cmd_build, "check": cmd_check, "diff": cmd_diff, "list": cmd_list,
             "new": cmd_new, "proof": cmd_proof, "watch": cmd_watch, "layouts": cmd_layouts,
-            "calibrate": cmd_calibrate, "export": cmd_export, "cache": cmd_cache}
+            "calibrate": cmd_calibrate, "export": cmd_export, "cache": cmd_cache,
+            "plan": cmd_plan}

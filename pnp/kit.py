@@ -3,9 +3,10 @@
 `pnp plan` (and `pnp build --plan`) packs the pieces of every deck that share a stock (card or
 paper, the deck's `stock`) onto the fewest sheets (pnp.layout.kit), whatever deck they come
 from, and writes `<game>-kit-<paper>.pdf`: a plan page first (each sheet, its stock, what is on
-it and what to cut), then the card-stock sheets, double-sided as the layout says, then the
-paper: paper-stock decks, the whole-page sheets and the boards as printed on the paper. The
-decks' own PDFs are unchanged. Nothing here draws: the page plans go to pnp.pdf like any other.
+it and what to cut), then the card-stock sheets, double-sided as the layout says, and the
+decks' tuck boxes, then the paper: paper-stock decks, the whole-page sheets and the boards as
+printed on the paper. The decks' own PDFs are unchanged. Nothing here draws: the page plans go
+to pnp.pdf like any other.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from .layout.kit import KitDeck, KitSheet, kit_sheets
 from .layout.plans import PagePlan, Placement
 from .layout.printers import apply_printer
 from .render.renderer import Renderer
-from .sheets import FURNITURE_TEMPLATE, Board, Deck, Output, Page, document_info, paper_label
+from .sheets import (FURNITURE_TEMPLATE, Board, Deck, Output, Page, TuckBox, document_info,
+                     paper_label)
 from .units import PAPERS, Rect
 
 PLAN_TEMPLATE = "kit-plan.svg.j2"
@@ -103,6 +105,18 @@ def plan_kit(name: str, sheets: list, outputs: dict[str, list[Output]], renderer
         numbered[stock] += len(packed)
         sections.append(section)
         body[stock] += plans
+    boxes = [(f"{sheet.title} (a tuck box)", [p for o in outputs.get(sheet.name, [])
+                                             for p in o.plans])
+             for sheet in sheets if isinstance(sheet, TuckBox)]
+    boxes = [(title, plans) for title, plans in boxes if plans]
+    if boxes:  # on card stock, one side, after the packed card sheets
+        section = Section("card", len(boxes), len(boxes))
+        for title, plans in boxes:
+            numbered["card"] += 1
+            section.rows.append((f"card {numbered['card']}", title,
+                                 "cut the outline, crease the dashed lines"))
+            body["card"] += plans
+        sections.insert(sum(1 for s in sections if s.stock == "card"), section)
     extra = _paper_sheets(sheets, outputs, paper)
     if extra:
         paper_section = Section("paper", 0, 0)
@@ -246,8 +260,10 @@ def kit_summary(name: str, plan: KitPlan, shown: str) -> list[str]:
         lines.append(f"  {stock} stock: {sheets} sheet{'s' * (sheets != 1)}, "
                      f"{sum(s.pages for s in parts)} pages")
         for section in parts:
+            pages = (f"page {section.first_page}" if section.pages == 1 else
+                     f"pages {section.first_page}-{section.last_page}")
             lines.append(f"    {section.sheets} {'double' if section.double_sided else 'one'}"
-                         f"-sided, pages {section.first_page}-{section.last_page}")
+                         f"-sided, {pages}")
     lines.append(f"  cuts: {sum(s.cuts for s in plan.sections)}")
     return lines
 

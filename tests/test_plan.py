@@ -50,8 +50,8 @@ def kind_of(text: str) -> str | None:
 
 def sections(summary: str) -> list[tuple[str, int, int, int]]:
     """(double|one, sheets, first page, last page) of each part the summary lists."""
-    return [(m[2], int(m[1]), int(m[3]), int(m[4])) for m in re.finditer(
-        r"^ +(\d+) (double|one)-sided, pages (\d+)-(\d+)$", summary, re.M)]
+    return [(m[2], int(m[1]), int(m[3]), int(m[4] or m[3])) for m in re.finditer(
+        r"^ +(\d+) (double|one)-sided, pages? (\d+)(?:-(\d+))?$", summary, re.M)]
 
 
 def test_the_summary_counts_the_pages_of_the_pdf(boomtown):
@@ -72,7 +72,7 @@ def test_the_summary_counts_the_pages_of_the_pdf(boomtown):
         assert said, stock
     card_sheets = int(re.search(r"card stock: (\d+) sheets", summary)[1])
     card_parts = [p for p in parts if p[2] < int(re.search(
-        r"paper stock.*\n +\d+ \w+-sided, pages (\d+)", summary)[1])]
+        r"paper stock.*\n +\d+ \w+-sided, pages? (\d+)", summary)[1])]
     assert sum(p[1] for p in card_parts) == card_sheets
     assert re.search(r"^  cuts: \d+$", summary, re.M)
     ink = re.search(r"ink: (\d+)% of the page area on average, as much as (\d+) pages", summary)
@@ -151,3 +151,19 @@ def test_build_with_plan_writes_the_decks_and_the_kit(tmp_path):
     # the notes have no backs: their sheet is printed one-sided, after the cards' sheets
     parts = sections(summary)
     assert [p[0] for p in parts] == ["double", "one"]
+
+
+def test_a_tuck_box_joins_the_card_stock(tmp_path):
+    root = tmp_path / "ledger"
+    shutil.copytree(TESTS / "data" / "games" / "ledger", root)
+    edit(root / "content" / "ledger" / "game.yaml", "    back: card-back.svg.j2\n",
+         "    back: card-back.svg.j2\n    tuck_box: {}\n")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["plan", "--root", str(root), "-j", "1"]) == 0
+    summary = out.getvalue()
+    with pikepdf.open(root / "output" / "ledger" / "ledger-kit-letter.pdf") as pdf:
+        assert int(re.search(r"(\d+) pages: ", summary)[1]) == len(pdf.pages)
+    # the cards (double-sided), the notes without backs, then the box: one card sheet each
+    assert re.search(r"card stock: 3 sheets", summary)
+    assert [p[0] for p in sections(summary)] == ["double", "one", "one"]

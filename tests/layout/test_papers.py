@@ -17,9 +17,10 @@ from conftest import REPO, TESTS
 INCH = 25.4
 PAPER_MM = {"a3": (297, 420), "tabloid": (11 * INCH, 17 * INCH), "legal": (8.5 * INCH, 14 * INCH)}
 
-BOARD_TEMPLATE = """<svg xmlns="http://www.w3.org/2000/svg" width="{{ board.size.width_mm }}mm"
-  height="{{ board.size.height_mm }}mm" viewBox="0 0 {{ board.size.width_mm }} {{ board.size.height_mm }}">
-<rect x="0" y="0" width="{{ board.size.width_mm }}" height="{{ board.size.height_mm }}" fill="#2a6f4e"/>
+BOARD_TEMPLATE = """{% set w, h = board.size.width_mm, board.size.height_mm %}
+<svg xmlns="http://www.w3.org/2000/svg" width="{{ w }}mm" height="{{ h }}mm"
+  viewBox="0 0 {{ w }} {{ h }}">
+<rect x="0" y="0" width="{{ w }}" height="{{ h }}" fill="#2a6f4e"/>
 </svg>
 """
 
