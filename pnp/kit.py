@@ -201,7 +201,7 @@ def _paper_sheets(sheets: list, outputs: dict[str, list[Output]], paper: str
 
 
 def _contents(sheet: KitSheet, decks: dict[str, Deck]) -> str:
-    return ", ".join(f"{n} {decks[deck].title}" for deck, n in sheet.contents().items())
+    return ", ".join(f"{n} x {decks[deck].title}" for deck, n in sheet.contents().items())
 
 
 def _cutting(sheet: KitSheet) -> str:
