@@ -76,6 +76,23 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--since", metavar="BUILD|GIT-REF",
                        help="with --reprint: compare with this build number or git commit")
 
+    build.add_argument("--plan", action="store_true",
+                       help="also write the whole kit as one PDF, as 'pnp plan' does")
+
+    plan = commands.add_parser(
+        "plan", parents=[common], help="the whole kit on the fewest sheets, in one PDF",
+        description="Check, then pack every piece that shares a stock (card or paper) onto "
+                    "the fewest sheets and write output/<game>/<game>-kit-<paper>.pdf, opening "
+                    "with a plan page; print the sheets per stock, the cuts and the ink.")
+    plan.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                      help="paper size (default: letter)")
+    plan.add_argument("--out", type=Path, default=None,
+                      help="output folder (default: output/ in the project)")
+    plan.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    _print_arguments(plan)
+    plan.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                      help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
+
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
@@ -310,7 +327,7 @@ def _check_project(project: Project, names: list[str], args, remember: bool = Tr
     return check_project(project, names, getattr(args, "paper", "letter"),
                          getattr(args, "layout", "home"), getattr(args, "printer", None),
                          getattr(args, "ink_saver", False), getattr(args, "jobs", None),
-                         remember)
+                         remember, plan=getattr(args, "plan", False))
 
 
 def cmd_check(args) -> int:
@@ -395,6 +412,8 @@ def _build(project: Project, args, names: list[str], findings: Findings,
                                           meanwhile=partial(record_game, checked))]
         records.stage()
         reprints = _write_reprints(plan, baselines, out_dir, staging, args.paper)
+        kits = _write_kits([c for c, _ in plan], out_dir, staging, drawing, progress.update) \
+            if getattr(args, "plan", False) else []
     for checked, _ in plan:  # an earlier reprint is out of date once nothing needs one
         stale = out_dir / checked.name / f"reprint-{args.paper}.pdf"
         if checked.name in baselines and stale not in reprints:
@@ -406,10 +425,11 @@ def _build(project: Project, args, names: list[str], findings: Findings,
     written += reprints
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")
+    _print_kits(kits)
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in "
           f"{answers.elapsed(elapsed)}" + (f"; {unchanged} unchanged" if unchanged else ""),
           file=sys.stderr)
-    if args.cache and not written and not reprint and not baselines:
+    if args.cache and not written and not reprint and not baselines and not kits:
         answers.keep(EXIT_OK, out_dir)  # the same build again writes nothing either
     return EXIT_OK
 
@@ -754,6 +774,52 @@ def _live_server(out_dir: Path, port: int | None):
                          "for a free one") from None
 
 
+def cmd_plan(args) -> int:
+    project = Project(args.root)
+    names, findings = _games(project, args)
+    args.plan = True
+    with Drawing(args.jobs or default_jobs()) as drawing:
+        checked_games, found = _check_project(project, names, args)
+        findings.extend(found)
+        _print_findings(findings)
+        if _failed(findings, args.strict):
+            print(f"pnp plan: {_summary(findings)}; nothing was written", file=sys.stderr)
+            return EXIT_ERRORS
+        out_dir = args.out or project.root / "output"
+        with staged_output() as staging, Progress("pnp plan") as progress:
+            kits = _write_kits(checked_games, out_dir, staging, drawing, progress.update)
+    _print_kits(kits)
+    return EXIT_OK
+
+
+def _write_kits(checked_games, out_dir: Path, staging, drawing: Drawing, progress) -> list:
+    """Stage each game's kit PDF; (game, kit, path) of each."""
+    from .workers import Job
+
+    kits = [(c.name, c.kit, out_dir / c.name / c.kit.output.file_name)
+            for c in checked_games if c.kit is not None]
+    drawn = drawing.draw([Job(kit.output.file_name, kit.output.plans, kit.output.document)
+                          for _, kit, _ in kits], progress)
+    for (_, _, path), data in zip(kits, drawn):
+        staging.write(path, data)
+    return kits
+
+
+def _print_kits(kits: list) -> None:
+    """Each kit's summary: its PDF, sheets per stock, cuts, and the ink measured on its pages."""
+    from .kit import kit_summary
+    from .pdf.ink import ink_coverage, rated_pages
+
+    for name, kit, path in kits:
+        for line in kit_summary(name, kit, display_path(path, Path.cwd())):
+            print(line)
+        coverage = ink_coverage(kit.output.plans)
+        print(f"  ink: {100 * sum(coverage) / len(coverage):.0f}% of the page area on average,"
+              f" as much as {rated_pages(coverage):.0f} pages at the 5% coverage cartridge "
+              "yields are rated at")
+
+
 COMMANDS = {"build": cmd_build, "check": cmd_check, "diff": cmd_diff, "list": cmd_list,
             "new": cmd_new, "proof": cmd_proof, "watch": cmd_watch, "layouts": cmd_layouts,
-            "calibrate": cmd_calibrate, "export": cmd_export, "cache": cmd_cache}
+            "calibrate": cmd_calibrate, "export": cmd_export, "cache": cmd_cache,
+            "plan": cmd_plan}

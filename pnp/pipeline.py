@@ -23,6 +23,7 @@ from .cache.sheets import SheetCache
 from .errors import UsageError
 from .findings import Findings, Location, display_path
 from .fonts import font_files, measured, metrics
+from .kit import KitPlan, plan_kit
 from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .layout.printers import PRINTERS_DIR, load_profile
 from .load.model import GAME_FILE, Game, load_game
@@ -73,6 +74,7 @@ class CheckedGame:
     renderer: Renderer | None = None
     outputs: dict[str, list[Output]] = field(default_factory=dict)  # sheet name -> its PDFs
     by_name: dict[str, Sheet] = field(default_factory=dict)  # the sheets made from the game
+    kit: KitPlan | None = None  # the whole kit packed on the paper, when a plan was asked for
 
     @property
     def info(self):
@@ -111,16 +113,18 @@ def print_options(project: Project, layout: str = "home", printer_name: str | No
 
 def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER,
                   layout: str = "home", printer: str | None = None, ink_saver: bool = False,
-                  jobs: int | None = None, remember: bool = True
+                  jobs: int | None = None, remember: bool = True, plan: bool = False
                   ) -> tuple[list[CheckedGame], Findings]:
     """What `pnp check` reports and `pnp build` checks before it draws: the print options
     (the project's layouts.yaml, the layout, the printer profile) and every named game checked
     with them on `paper`. Both commands call this, so a check lays out exactly what a build
-    prints. A problem with the print options themselves checks no game."""
+    prints. A problem with the print options themselves checks no game. With `plan`, each
+    game's whole kit is packed too (pnp.kit), as `pnp plan` writes it."""
     options, findings = print_options(project, layout, printer, ink_saver)
     if findings.errors:
         return [], findings
-    checked = [check_game(project, name, paper, options, jobs, remember) for name in names]
+    checked = [check_game(project, name, paper, options, jobs, remember, plan)
+               for name in names]
     for game in checked:
         findings.extend(game.findings)
     return checked, findings
@@ -128,7 +132,7 @@ def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER
 
 def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                options: PrintOptions | None = None, jobs: int | None = None,
-               remember: bool = True) -> CheckedGame:
+               remember: bool = True, plan: bool = False) -> CheckedGame:
     """Load, validate and model one game, run its rules, and draw everything a build on
     `paper` would draw, sharing the sheets between `jobs` processes (default: one per CPU;
     the result is the same). With `remember`, a sheet whose inputs are those of an earlier
@@ -195,6 +199,10 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                     continue
                 once.add(key)
             findings.add(finding)
+    if plan and not findings.errors:
+        checked.kit = plan_kit(name, sheets, checked.outputs, renderer, paper, options,
+                               findings)
+        findings.extend(renderer.take_findings()[0])
     return checked
 
 
@@ -310,6 +318,10 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
         for output in checked.outputs.get(sheet.name, []):
             for notice in output.plans[0].notices if output.plans else ():
                 print(f"pnp build: {output.file_name}: note: {notice}", file=sys.stderr)
+            # Cut files, in the PDF's own page coordinates: written every time, as a deck's
+            # corner radius changes them and not its PDF.
+            for extra, text in output.extras:
+                staging.write(folder / extra, text.encode("utf-8"))
             key = None  # a PDF the record does not list is drawn; its key can wait
             if record and record.lists(output.file_name):
                 key = output_key(output.plans, output.document, font_files())

@@ -19,18 +19,21 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
+from .layout.cutter import cut_dxf, cut_svg, outlines_dxf, outlines_svg, svg_path
+from .layout.tuckbox import dieline, fit_dieline, inner_size
 from .layout.impose import PrintOptions, SlotProblem, impose, sheet_file_name
-from .layout.plans import DocumentInfo, PagePlan, Placement
+from .layout.plans import DocumentInfo, PagePlan, Placement, with_trim_outline
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
 from .load.schema import Where
 from .render.stamps import render_stamped
-from .layout.tiling import Tiling, tile_board
-from .units import PAPERS, Rect, Size
+from .layout.tiling import Tiling, fit_whole, tile_board
+from .units import PAPER_LABELS, PAPERS, PRINTABLE_MARGIN_MM, Rect, Size
 
 FURNITURE_TEMPLATE = "sheet.svg.j2"
 TILE_TEMPLATE = "board-tile.svg.j2"  # a tiled board page's margins, cut lines and marks
 ASSEMBLY_TEMPLATE = "board-assembly.svg.j2"  # the map of the tiles, first page
+TUCK_TEMPLATE = "tuckbox.svg.j2"  # a tuck box's dieline, creases and titles
 GALLERY_PAPER = "letter"  # what paper-sized faces are drawn on for the proof gallery
 
 
@@ -41,6 +44,7 @@ class Output:
     file_name: str
     plans: list[PagePlan]
     document: DocumentInfo
+    extras: tuple[tuple[str, str], ...] = ()  # (file name, text) written beside it: cut files
 
 
 Drawn = dict[str, Any]  # some of the fields a sheet's `render` sets, by name
@@ -84,6 +88,8 @@ class Deck:
     where: Where = field(default_factory=Where)
     bleed_mm: float = 25.4 / 8  # how far a face's drawing runs past the trim, when printed
     safe_mm: float = 3  # text stays this far inside the trim
+    stock: str = "card"  # card or paper: `pnp plan` packs the decks of one stock together
+    corner_radius_mm: float = 0  # the trim's rounded corners: cutting machines cut them
     fronts: list[Face] = field(default_factory=list)
     backs: list[Face] = field(default_factory=list)
 
@@ -160,7 +166,7 @@ class Deck:
             # The "fixed" part is, by its template's contract, the same on every page of a
             # side: pages placed alike (the same marks, folds, notes and furniture) share it.
             alike = (page.side, page.paper, page.marks, page.folds, page.notes,
-                     tuple(page.furniture.items()))
+                     page.registration, tuple(page.furniture.items()))
             if alike not in fixed:
                 fixed[alike] = draw("fixed", page)
             furniture = {"fixed": fixed[alike], "page": draw("page", page)}
@@ -177,10 +183,22 @@ class Deck:
             paper_label(paper)
         document = document_info(renderer.info, self.title, detail, layout.duplex)
         name = sheet_file_name(self.name, paper, options.layout, layout, options.ink_saver)
-        return [Output(name, apply_printer(plans, options.printer), document)]
+        extras = ()
+        if layout.registration is not None:  # a cut file for each fronts page, in its frame
+            extras = tuple(
+                (f"{name.removesuffix('.pdf')}-cut-{page.number:02d}.{kind}", write(
+                    page.paper, [slot.rect for slot in page.slots], self.corner_radius_mm))
+                for page in pages if page.side == "front"
+                for kind, write in (("svg", cut_svg), ("dxf", cut_dxf)))
+        return [Output(name, apply_printer(plans, options.printer), document, extras)]
 
     def gallery(self) -> list[tuple[str, dict[str, str]]]:
-        return [(front.label, {"front": front.svg, **({"back": back.svg} if self.back else {})})
+        def shown(svg: str) -> str:  # a rounded trim is drawn, so the proof shows the cut
+            return with_trim_outline(svg, self.corner_radius_mm) if self.corner_radius_mm \
+                else svg
+
+        return [(front.label, {"front": shown(front.svg),
+                               **({"back": shown(back.svg)} if self.back else {})})
                 for front, back in zip(self.fronts, self.backs)]
 
     def describe(self) -> str:
@@ -217,13 +235,21 @@ class Board:
         svg = self.face.svg if self.face else ""
         whole = Rect(0, 0, *self.size)
         large = [PagePlan(self.size, whole, blank_svg(self.size), (Placement(0, 0, svg),))]
-        tiled = self.plan_tiles(renderer, tile_board(self.size, PAPERS[paper]), paper)
         info = renderer.info
+        fits = fit_whole(self.size, PAPERS[paper], PRINTABLE_MARGIN_MM[paper])
+        if fits:  # the paper holds the board inside what a printer prints: no tiles
+            page, placed = fits
+            on_paper = [PagePlan(page, placed, trim_ticks(page, placed),
+                                 (Placement(placed.x_mm, placed.y_mm, svg),))]
+            detail = f"whole on {paper_label(paper)}"
+        else:
+            on_paper = self.plan_tiles(renderer, tile_board(self.size, PAPERS[paper]), paper)
+            detail = f"tiled over {paper_label(paper)}"
         return [
             Output(f"{self.name}-large.pdf", large,
                    document_info(info, self.title, f"one {_mm(self.size)} page", "none")),
-            Output(f"{self.name}-{paper}.pdf", tiled,
-                   document_info(info, self.title, f"tiled over {paper_label(paper)}", "none")),
+            Output(f"{self.name}-{paper}.pdf", on_paper,
+                   document_info(info, self.title, detail, "none")),
         ]
 
     def plan_tiles(self, renderer: Renderer, tiling: Tiling, paper: str) -> list[PagePlan]:
@@ -309,6 +335,78 @@ class Page:
         return f"{self.copies:>3} x {self.title} (a whole page of the paper)"
 
 
+@dataclass
+class TuckBox:
+    """A box for a deck, made from its card size and count: the flat dieline on one page, the
+    deck's back on the box's front and its first card's front on the box's back, the titles
+    on the lid and the sides, and a cut file (the outline, and the creases) beside the PDF."""
+
+    name: str
+    title: str
+    deck: Deck
+    card_thickness_mm: float = 0.3
+    clearance_mm: float = 1
+    where: Where = field(default_factory=Where)
+    faces: dict[str, Face] = field(default_factory=dict)
+
+    def render(self, renderer: Renderer) -> None:
+        self.join([part() for part in self.parts(renderer)])
+
+    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
+        deck, first = self.deck, self.deck.items[:1]
+        wanted = [(side, template) for side, template in (("back", deck.back), ("front",
+                  deck.front)) if template and first and renderer.exists(
+                      template, deck.where.of(side))]
+        return [lambda: {"faces": {side: render_stamped(renderer, template, first[0], deck.size,
+                                                        deck=deck)
+                                   for side, template in wanted}}]
+
+    def join(self, parts: list[Drawn]) -> None:
+        self.faces = parts[0]["faces"] if parts else {}
+
+    def outputs(self, renderer: Renderer, paper: str, findings: Findings,
+                options: PrintOptions | None = None) -> list[Output]:
+        layout = (options or PrintOptions()).sheet_layout()
+        count = len(self.deck.items)
+        fits = fit_dieline(self.deck.size, count, PAPERS[paper], layout.min_margin_mm,
+                           self.card_thickness_mm, self.clearance_mm)
+        if fits is None:
+            flat = dieline(self.deck.size, count, self.card_thickness_mm, self.clearance_mm)
+            flat_size = Size(flat.bounds.width_mm, flat.bounds.height_mm)
+            findings.error("layout-too-large", self.where.of("tuck_box"),
+                           f"the tuck box for {count} cards lies flat in {_mm(flat_size)}, "
+                           f"more than {paper_label(paper)} holds inside its margins",
+                           subject=f"deck {self.deck.name}", hint="choose a larger --paper")
+            return []
+        page, flat = fits
+        placements = []
+        for side, panel in (("back", "front"), ("front", "back")):  # the deck's back in front
+            face = self.faces.get(side)
+            if face is not None:
+                box = flat.panels[panel]
+                placements.append(Placement(
+                    box.x_mm + (box.width_mm - self.deck.size.width_mm) / 2,
+                    box.y_mm + (box.height_mm - self.deck.size.height_mm) / 2, face.svg))
+        drawing = renderer.render(TUCK_TEMPLATE, None, expect=page, paper=page, flat=flat,
+                                  box=self, count=count, cut=svg_path(list(flat.outline))).svg
+        plans = [PagePlan(page, flat.bounds, blank_svg(page), tuple(placements) + (
+            Placement(0, 0, drawing),), side="front")]
+        name = f"{self.name}-{paper}.pdf"
+        stem = name.removesuffix(".pdf")
+        extras = ((f"{stem}-cut.svg", outlines_svg(page, [list(flat.outline)], flat.folds)),
+                  (f"{stem}-cut.dxf", outlines_dxf(page, [list(flat.outline)], flat.folds)))
+        return [Output(name, plans, document_info(renderer.info, self.title, paper_label(paper),
+                                                  "none"), extras)]
+
+    def gallery(self) -> list[tuple[str, dict[str, str]]]:
+        return []
+
+    def describe(self) -> str:
+        w, h, d = inner_size(self.deck.size, len(self.deck.items), self.card_thickness_mm,
+                             self.clearance_mm)
+        return f"  1 x {self.title} (a tuck box {w:g} x {h:g} x {d:g} mm inside)"
+
+
 def make_sheets(game: Any) -> dict[str, Sheet]:
     """A loaded game's decks, boards and pages (its components) as printable sheets, by name,
     in the manifest's order. New values: the game is not changed."""
@@ -319,7 +417,13 @@ def make_sheets(game: Any) -> dict[str, Sheet]:
             deck = info.decks[name]
             back = None if deck.back.strip().lower() == "none" else deck.back
             sheets[name] = Deck(name, deck.title, component.data, component.size, deck.front,
-                                back, deck.shape, deck.where, deck.bleed_mm, deck.safe_mm)
+                                back, deck.shape, deck.where, deck.bleed_mm, deck.safe_mm,
+                                deck.stock, deck.corner_radius_mm)
+            if deck.tuck_box is not None:
+                box = deck.tuck_box
+                sheets[f"{name}_box"] = TuckBox(
+                    f"{name}_box", box.title or f"{deck.title} box", sheets[name],
+                    box.card_thickness_mm, box.clearance_mm, deck.where)
         elif component.kind == "board":
             board = info.boards[name]
             sheets[name] = Board(name, board.title, component.size, board.template,
@@ -353,6 +457,28 @@ def assembly_thumbnail(tiling: Tiling) -> Rect:
     return Rect(x_mm, header_mm, width, height)
 
 
+def trim_ticks(paper: Size, piece: Rect, offset_mm: float = 1.5, length_mm: float = 5) -> str:
+    """A page-sized SVG with a tick on the extension of each of the piece's edges, in the
+    margin (shortened to the room there is): where to trim a piece printed whole."""
+    lines = []
+    room_x, room_y = piece.x_mm - offset_mm, piece.y_mm - offset_mm
+    reach_x, reach_y = min(length_mm, room_x - 1), min(length_mm, room_y - 1)
+    for x in (piece.x_mm, piece.right_mm):
+        if reach_y > 0.5:
+            for y0, y1 in ((piece.y_mm - offset_mm, piece.y_mm - offset_mm - reach_y),
+                           (piece.bottom_mm + offset_mm, piece.bottom_mm + offset_mm + reach_y)):
+                lines.append(f'<line x1="{x:.4f}" y1="{y0:.4f}" x2="{x:.4f}" y2="{y1:.4f}"/>')
+    for y in (piece.y_mm, piece.bottom_mm):
+        if reach_x > 0.5:
+            for x0, x1 in ((piece.x_mm - offset_mm, piece.x_mm - offset_mm - reach_x),
+                           (piece.right_mm + offset_mm, piece.right_mm + offset_mm + reach_x)):
+                lines.append(f'<line x1="{x0:.4f}" y1="{y:.4f}" x2="{x1:.4f}" y2="{y:.4f}"/>')
+    w, h = f"{paper.width_mm:g}", f"{paper.height_mm:g}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
+            f'viewBox="0 0 {w} {h}"><g stroke="#000000" stroke-width="0.15">'
+            f'{"".join(lines)}</g></svg>')
+
+
 def blank_svg(size: Size) -> str:
     w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
@@ -372,4 +498,4 @@ def document_info(info: Any, title: str, detail: str, duplex: str) -> DocumentIn
 
 
 def paper_label(paper: str) -> str:
-    return {"letter": "US Letter", "a4": "A4"}.get(paper, paper)
+    return PAPER_LABELS.get(paper, paper)

@@ -45,7 +45,20 @@ class Size:
 PAPERS: dict[str, Size] = {
     "letter": Size(inch_to_mm(8.5), inch_to_mm(11)),
     "a4": Size(210, 297),
+    "legal": Size(inch_to_mm(8.5), inch_to_mm(14)),
+    "tabloid": Size(inch_to_mm(11), inch_to_mm(17)),  # ANSI B, "ledger" when landscape
+    "a3": Size(297, 420),
 }
+
+# How the papers are named on sheets and in PDF titles.
+PAPER_LABELS: dict[str, str] = {"letter": "US Letter", "a4": "A4", "legal": "US Legal",
+                                "tabloid": "Tabloid (11 x 17 in)", "a3": "A3"}
+
+# The margin a home or office printer leaves unprinted on each paper: what a piece printed
+# whole on the paper (a board) keeps clear of every edge. Printers that take the US papers
+# leave a quarter inch; those sold for ISO papers about 5 mm.
+PRINTABLE_MARGIN_MM: dict[str, float] = {"letter": inch_to_mm(0.25), "legal": inch_to_mm(0.25),
+                                         "tabloid": inch_to_mm(0.25), "a4": 5, "a3": 5}
 
 # Card and component sizes, trim size, portrait. Metric presets are the sizes card makers
 # print; the "-us" ones are the same cards as sold in inches. A poker card is 63 x 88 mm.

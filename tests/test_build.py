@@ -43,7 +43,7 @@ def test_unknown_game_is_reported(project, run):
 
 
 def test_bad_option_is_a_usage_error(run):
-    result = run("build", "--paper", "legal")
+    result = run("build", "--paper", "b5")  # legal, tabloid and a3 are papers now
     assert result.code == 2
     assert "invalid choice" in result.err
 

@@ -26,6 +26,7 @@ from ..load.content import load_document
 from ..findings import Findings
 from ..load.schema import INVALID, Where, bounded, located, validate
 from ..units import MAX_PIECE_MM, PAPERS, Rect, Size, mm_to_pt
+from .cutter import Registration, cut_area, keep_out, registration_marks
 
 RULER_MM = 50  # the printed check ruler: measure it to prove the sheet printed at 100%
 EDGE_MM = 3.5  # furniture stays this far inside the paper: most printers cannot print closer
@@ -75,6 +76,7 @@ class SheetLayout:
     backs: Literal["after-fronts", "at-end", "before-fronts", "none"] = "after-fronts"
     bleed: bool = False  # draw the deck's bleed (up to half the gap) around every piece
     slots: tuple[SlotSpec, ...] = ()  # kind slots: every place on the sheet, in order
+    registration: Registration | None = None  # print-then-cut marks and cut files (cutter.py)
 
     @property
     def mark_width_pt(self) -> float:  # the name older templates read
@@ -162,6 +164,7 @@ class Page:
     folds: tuple[Line, ...] = ()  # fold lines (gutterfold)
     notices: tuple[str, ...] = ()  # what imposition had to change, for the user to read
     layout_name: str = ""
+    registration: tuple[Rect, ...] = ()  # a cutting machine's marks, filled (fronts pages)
 
     # The names older templates and tests read.
     @property
@@ -313,6 +316,9 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     if layout.kind == "single":
         return _impose_single(count, item, paper_name, layout, bleed_mm, layout_name)
     paper = paper_for(paper_name, layout, item)
+    if layout.registration is not None:  # the orientation that holds the most, as SCM does
+        paper = max((Size(min(paper), max(paper)), Size(max(paper), min(paper))),
+                    key=lambda p: len(_cells(item, p, layout)))
     bleed = min(bleed_mm, layout.gap_mm / 2) if layout.bleed else 0.0
     notices: list[str] = []
     cells = _cells(item, paper, layout)
@@ -410,11 +416,37 @@ def _cells(item: Size, paper: Size, layout: SheetLayout, trim_rows: int = 0) -> 
         rows = len({c.rect.y_mm for c in _gutterfold_cells(item, paper, layout)}) - trim_rows
         return _gutterfold_cells(item, paper, layout, rows) if rows >= 1 else []
     cols, rows = grid_shape(item, paper, layout)
+    if layout.registration is not None:
+        cols, rows = _clear_of_marks(item, paper, layout, cols, rows)
     # Give up rows first, then columns, alternately: room for a ruler opens in either margin.
     drop_rows, drop_cols = (trim_rows + 1) // 2, trim_rows // 2
     if rows - drop_rows < 1 or cols - drop_cols < 1:
         return []
     return _grid_cells(item, paper, layout, cols - drop_cols, rows - drop_rows)
+
+
+def _clear_of_marks(item: Size, paper: Size, layout: SheetLayout, cols: int, rows: int
+                    ) -> tuple[int, int]:
+    """The largest centred grid (most pieces) whose pieces and bleed keep clear of the
+    registration marks and inside the machine's cutting area."""
+    spec = layout.registration
+    blocked, area = keep_out(paper, spec), cut_area(paper, spec)
+    bleed = layout.gap_mm / 2 if layout.bleed else 0
+    best = (0, 0)
+    for c in range(cols, 0, -1):
+        for r in range(rows, 0, -1):
+            if c * r <= best[0] * best[1]:
+                break
+            cells = [cell.rect.grown(bleed) for cell in _grid_cells(item, paper, layout, c, r)]
+            if area is not None and not all(cell.inside(area) for cell in cells):
+                continue
+            if not any(cell.overlaps(mark) for cell in cells for mark in blocked):
+                best = (c, r)
+                break
+    if best == (0, 0):
+        raise ValueError(f"a {item.width_mm:g} x {item.height_mm:g} mm item does not fit "
+                         "between the registration marks")
+    return best
 
 
 def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notices,
@@ -435,18 +467,32 @@ def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notic
             folds = (Line(x, trim.y_mm - layout.marks.offset_mm, x,
                           trim.bottom_mm + layout.marks.offset_mm),)
         furniture = {} if drop else (place_furniture(
-            paper, [c.rect.grown(bleed_mm) for c in cells], marks + folds, notes) or {})
+            paper, [c.rect.grown(bleed_mm) for c in cells],
+            marks + folds + _registration_lines(paper, layout), notes) or {})
         memo[key] = trim, marks, folds, furniture
     trim, marks, folds, furniture = memo[key]
     bleed = trim.grown(bleed_mm) if bleed_mm else None
+    # The machine reads its marks on the side it cuts from: the fronts.
+    registration = tuple(registration_marks(paper, layout.registration)) \
+        if layout.registration is not None and side == "front" else ()
     return Page(side, number, paper, slots, trim, marks, furniture, notes, bleed, folds,
-                notices, layout_name)
+                notices, layout_name, registration)
 
 
 def _furniture_for(cells, paper, layout, side, bleed_mm, printer):
-    marks = tuple(crop_marks([c.rect for c in cells], layout, bleed_mm))
+    marks = tuple(crop_marks([c.rect for c in cells], layout, bleed_mm)) + \
+        _registration_lines(paper, layout)
     return place_furniture(paper, [c.rect.grown(bleed_mm) for c in cells], marks,
                            sheet_notes(layout, side, printer))
+
+
+def _registration_lines(paper: Size, layout: SheetLayout) -> tuple[Line, ...]:
+    """The registration marks' keep-out boxes, as lines whose boxes they are (a diagonal
+    each): furniture keeps clear of them as it keeps clear of crop marks."""
+    if layout.registration is None:
+        return ()
+    return tuple(Line(r.x_mm, r.y_mm, r.right_mm, r.bottom_mm)
+                 for r in keep_out(paper, layout.registration))
 
 
 def _impose_single(count, item, paper_name, layout, bleed_mm, layout_name) -> list[Page]:

@@ -98,6 +98,26 @@ def grow_viewport(svg: str, bleed_mm: float, bleed_y_mm: float | None = None) ->
     return svg[: root.start()] + new + svg[root.end():]
 
 
+def with_trim_outline(svg: str, radius_mm: float) -> str:
+    """The face with its trim drawn over it as a thin outline, corners rounded by
+    `radius_mm`: how the proof shows where a rounded card is cut. A root without a mm size
+    and a viewBox is returned unchanged."""
+    root = _ROOT.search(svg)
+    size = svg_size_mm(svg)
+    box = re.search(_ATTR.format("viewBox"), root.group()) if root else None
+    end = svg.rfind("</svg>")
+    if size is None or box is None or end < 0:
+        return svg
+    x, y, vw, vh = (float(v) for v in box.group(1).replace(",", " ").split())
+    unit = vw / size[0]  # viewBox units per mm
+    r = min(radius_mm, size[0] / 2, size[1] / 2) * unit
+    outline = (f'<rect x="{x:.4f}" y="{y:.4f}" width="{vw:.4f}" height="{vh:.4f}" '
+               f'rx="{r:.4f}" ry="{r:.4f}" fill="none" stroke="#d81b60" '
+               f'stroke-width="{0.25 * unit:.4f}" stroke-dasharray="{unit:.4f} {unit:.4f}" '
+               'data-role="trim"/>')
+    return svg[:end] + outline + svg[end:]
+
+
 def svg_size_mm(svg: str) -> tuple[float, float] | None:
     root = _ROOT.search(svg)
     if root is None:

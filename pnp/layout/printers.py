@@ -27,7 +27,7 @@ from .. import reads
 from ..load.content import load_document
 from ..findings import Findings, Location
 from ..load.schema import INVALID, bounded, suggest, validate
-from ..units import PAPERS, Rect, Size
+from ..units import PAPER_LABELS, PAPERS, Rect, Size
 
 PRINTERS_DIR = "printers"
 PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}")  # a file name in printers/
@@ -236,6 +236,6 @@ def calibration_plans(paper_name: str, duplex: str = "long-edge"):
 
     paper = PAPERS[paper_name]
     whole = Rect(0, 0, *paper)
-    label = {"letter": "US Letter", "a4": "A4"}.get(paper_name, paper_name)
+    label = PAPER_LABELS.get(paper_name, paper_name)
     return [PagePlan(paper, whole, calibration_front(paper, label, duplex), (), side="front"),
             PagePlan(paper, whole, calibration_back(paper, duplex), (), side="back")]

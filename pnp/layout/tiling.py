@@ -145,3 +145,15 @@ def _marks(window: Rect, placed: Rect, shared: tuple[Edge, ...], spec: TileSpec)
         for bx, by in points:
             yield Mark(edge, bx, by, bx - window.x_mm + placed.x_mm,
                        by - window.y_mm + placed.y_mm)
+
+
+def fit_whole(board: Size, paper: Size, margin_mm: float) -> tuple[Size, Rect] | None:
+    """The paper, portrait or landscape, and where the board sits centred on it when it fits
+    whole inside `margin_mm` of every edge (portrait first); None when it must be tiled."""
+    portrait = Size(min(paper), max(paper))
+    for page in (portrait, portrait.landscape):
+        room_w, room_h = page.width_mm - 2 * margin_mm, page.height_mm - 2 * margin_mm
+        if board.width_mm <= room_w + 1e-9 and board.height_mm <= room_h + 1e-9:
+            return page, Rect((page.width_mm - board.width_mm) / 2,
+                              (page.height_mm - board.height_mm) / 2, *board)
+    return None

@@ -82,6 +82,15 @@ class TableSpec:
 
 
 @dataclass(frozen=True)
+class TuckBoxSpec:
+    """A tuck box for a deck: made from the deck's card size and count (pnp/layout/tuckbox.py)."""
+
+    title: str = ""  # printed on the lid and the sides; the deck's title when left out
+    card_thickness_mm: float = bounded(0.3, min=0.05, max=2)  # one card, sleeved or not
+    clearance_mm: float = bounded(1, min=0, max=10)  # room added to the width, height and depth
+
+
+@dataclass(frozen=True)
 class DeckSpec:
     """Same-size pieces (cards, tiles, tokens), imposed on sheets with a front and a back."""
 
@@ -100,6 +109,9 @@ class DeckSpec:
     shape: Literal["rect", "round"] = "rect"  # round pieces: templates and marks may use it
     bleed_mm: float = bounded(3.175, min=0, max=10)  # drawing past the trim, for layouts with bleed
     safe_mm: float = bounded(3, min=0, max=20)  # how far text keeps inside the trim
+    stock: Literal["card", "paper"] = "card"  # what `pnp plan` prints it on, with the like
+    corner_radius_mm: float = bounded(0, min=0, max=20)  # rounded corners: cut files, the proof
+    tuck_box: TuckBoxSpec | None = None  # also make a box to hold the deck: sheet '<deck>_box'
     where: Where = located()
 
 

@@ -145,6 +145,8 @@ def test_furniture_fits_on_the_paper_for_every_piece_size(name, paper):
                     assert not box.overlaps(slot.rect.grown(slot.bleed_mm)), (piece, name)
                 for mark in page.marks + page.folds:
                     assert not box.overlaps(mark.box(0.1)), (piece, name)
+                for mark in page.registration:  # a cutting machine's eye must see them alone
+                    assert not box.overlaps(mark.grown(0.5)), (piece, name)
                 for other in boxes[i + 1:]:
                     assert not box.overlaps(other)
         full = len({slot.index for slot in pages[0].slots})
