@@ -101,11 +101,6 @@ class Shop:
     backs_first: bool
     products: tuple[Product, ...] = field(default_factory=tuple)
 
-    @property
-    def description(self) -> str:
-        kinds = ", ".join(p.name for p in self.products)
-        return f"{self.title}: {self.file.upper()} in {self.colour.upper()} ({kinds})"
-
 
 def _length_mm(text: str) -> float:
     return parse_length(text)
