@@ -278,7 +278,12 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
         if deck.file:
             game.parts[name] = loader.records(deck.file, deck.where.of("file"), types[name],
                                               "list", name)
-    if findings.errors or any(v is INVALID for v in game.parts.values()):
+    valid = {name: value for name, value in game.parts.items() if value is not INVALID}
+    if findings.errors or len(valid) < len(game.parts):
+        # An error in one file never hides what the others hold: their text budgets, art and
+        # counts are still checked (references need every table, so they wait).
+        for name, value in valid.items():
+            loader.check_values(value, types[name], {})
         return None
     keys = _keys(info, game, types, findings)
     for name, record in types.items():
@@ -289,10 +294,20 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
                                         loader.game_shown)
         else:
             game.parts[name] = _generate(deck, name, game, findings, loader)
-    if findings.errors:
+    # A text over its budget or a list of the wrong length is the item's own problem: the
+    # game is still modelled, drawn and checked by its rules, so every other finding shows.
+    if _blocking(findings):
         return None
     _read_components(game, findings)
-    return game if not findings.errors else None
+    return game if not _blocking(findings) else None
+
+
+NOT_BLOCKING = {"text-budget", "field-items"}
+
+
+def _blocking(findings: Findings) -> bool:
+    """Whether an error keeps the game from being modelled (not only a value's own)."""
+    return any(f.rule not in NOT_BLOCKING for f in findings.errors)
 
 
 def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Findings
