@@ -250,3 +250,23 @@ def test_a_portrait_board_keeps_its_assembly_map_on_the_page(ledger, run, paper)
     assert all(b[3] < ruler for b in steps)
     heading = [b for b in blocks if b[4] == "map," or b[4] == "assembly"]
     assert len(heading) == 2 and all(b[2] <= width for b in heading)
+
+
+# -- YAML and pnp new -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, kind", [("{click} Small note", "mapping"),
+                                         ("[draft] Small note", "list")])
+def test_a_value_starting_with_a_bracket_says_to_quote_it(ledger, run, value, kind):
+    edit(ledger / "content/ledger/notes.yaml", "- name: Small note", f"- name: {value}")
+    line = one_error(run("check"))
+    assert line.startswith("content/ledger/notes.yaml:1:")
+    assert f"is read as a YAML {kind}: put the whole value in quotes, \"{value}\"" in line
+
+
+def test_pnp_new_over_a_dangling_link_makes_nothing(ledger, run):
+    (ledger / "templates/mine").symlink_to(ledger / "nowhere")
+    result = run("new", "mine")
+    assert result.code == 2
+    clean(result)
+    assert "templates/mine already exists" in result.err
+    assert not (ledger / "content/mine").exists()
