@@ -253,7 +253,10 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
                 seen[(space, name)] = what
     types: dict[str, RecordType] = {}
     for name, table in info.data.items():
-        record = reader.record(table.fields, f"data.{name}.fields", name, table.label,
+        fields = _shared_fields(table.fields, info, findings, loader.game_shown)
+        if fields is INVALID:
+            continue
+        record = reader.record(fields, f"data.{name}.fields", name, table.label,
                                table.where.of("label") if table.label else table.where.at)
         if record is not None:
             types[name] = record
@@ -265,7 +268,10 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
                            hint="file: a YAML or CSV list of items; each: items made from data")
             continue
         if deck.file:
-            record = reader.record(deck.fields, f"decks.{name}.fields", name, deck.label,
+            fields = _shared_fields(deck.fields, info, findings, loader.game_shown)
+            if fields is INVALID:
+                continue
+            record = reader.record(fields, f"decks.{name}.fields", name, deck.label,
                                    deck.where.of("label") if deck.label else deck.where.at)
             if record is not None:
                 types[name] = record
@@ -308,6 +314,25 @@ NOT_BLOCKING = {"text-budget", "field-items"}
 def _blocking(findings: Findings) -> bool:
     """Whether an error keeps the game from being modelled (not only a value's own)."""
     return any(f.rule not in NOT_BLOCKING for f in findings.errors)
+
+
+def _shared_fields(node: Node | None, info: Manifest, findings: Findings, shown: str
+                   ) -> Any:
+    """A `fields:` node; `fields: other` (a name) is the fields of the table or deck `other`,
+    so a deck split in two shares one declaration instead of a copy (YAML aliases are
+    refused). The name must lead to a declaration written out, not to another name."""
+    if not isinstance(node, ScalarNode):
+        return node
+    owners = {**info.data, **info.decks}
+    other = owners.get(node.value)
+    if other is None or not isinstance(other.fields, MappingNode):
+        findings.error("manifest-field", location_of(shown, node), f"fields: '{node.value}' "
+                       "is not a table or deck whose fields are written out",
+                       hint=suggest(str(node.value), [n for n, o in owners.items()
+                                                      if isinstance(o.fields, MappingNode)])
+                       or "write the fields, or name a table or deck that does")
+        return INVALID
+    return other.fields
 
 
 def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Findings
