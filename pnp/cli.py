@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from . import __version__
+from .cache import answers
 from .errors import OutsideError, UsageError, outside_error
 from .findings import Findings, cap_words, display_path, terminal_safe
 from .fonts import require_fonts
@@ -83,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=["text", "json"], default="text",
                        help="text (default) or json for editors and CI")
     _print_arguments(check)  # a check lays the sheets out as the build would print them
+    check.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="check every sheet afresh, and remember nothing of this check")
 
     proof = commands.add_parser(
         "proof", parents=[common], help="write an HTML gallery of every face, with findings",
@@ -307,7 +310,7 @@ def cmd_check(args) -> int:
     project = Project(args.root)
     names, findings = _games(project, args)
     started = time.perf_counter()
-    findings.extend(_check_project(project, names, args)[1])
+    findings.extend(_check_project(project, names, args, remember=args.cache)[1])
     elapsed = time.perf_counter() - started
     if args.format == "json":
         report = {
@@ -320,9 +323,11 @@ def cmd_check(args) -> int:
     else:
         sys.stderr.write("".join(f"{finding.format()}\n" for finding in findings.sorted()) +
                          f"pnp check: {terminal_safe(', '.join(names)) or 'no game'}: "
-                         f"{_summary(findings)} "
-                         f"({elapsed:.2f} s)\n")
-    return EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
+                         f"{_summary(findings)} ({answers.elapsed(elapsed)})\n")
+    code = EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
+    if args.cache:
+        answers.keep(code)
+    return code
 
 
 def cmd_build(args) -> int:
@@ -394,8 +399,11 @@ def _build(project: Project, args, names: list[str], findings: Findings,
     written += reprints
     for path in written:
         print(f"wrote {display_path(path, Path.cwd())}")
-    print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in {elapsed:.2f} s"
-          + (f"; {unchanged} unchanged" if unchanged else ""), file=sys.stderr)
+    print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in "
+          f"{answers.elapsed(elapsed)}" + (f"; {unchanged} unchanged" if unchanged else ""),
+          file=sys.stderr)
+    if args.cache and not written and not reprint and not baselines:
+        answers.keep(EXIT_OK, out_dir)  # the same build again writes nothing either
     return EXIT_OK
 
 

@@ -13,10 +13,17 @@ INTERRUPTED = 130
 
 
 def run(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        from pnp.cache import answers
+
+        code = answers.replay(argv)
+        if code is not None:
+            return code
         from pnp.cli import main
 
-        code = main(argv)
+        with answers.remembering(argv):
+            code = main(argv)
         sys.stdout.flush()  # a closed pipe shows up here, inside the handler
         return code
     except KeyboardInterrupt:

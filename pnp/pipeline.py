@@ -56,9 +56,8 @@ class Project:
         return self.root / "templates"
 
     def games(self) -> list[str]:
-        if not self.content.is_dir():
-            return []
-        return sorted(p.name for p in self.content.iterdir() if (p / GAME_FILE).is_file())
+        return [name for name in reads.listing(self.content)
+                if reads.kind(self.content / name / GAME_FILE) == reads.FILE]
 
     def shown(self, path: Path) -> str:
         """How a path is printed in findings: relative to where the user runs pnp."""
@@ -93,8 +92,9 @@ def print_options(project: Project, layout: str = "home", printer_name: str | No
     """The layout (built-in or the project's), the printer profile and the ink-saver switch
     asked for, and findings for a project layouts file or printer profile with problems."""
     own = project.root / PROJECT_LAYOUTS
+    has_own = reads.kind(own) == reads.FILE
     layouts, findings = load_layouts(project.root, project.shown(own)
-                                     if own.is_file() else PROJECT_LAYOUTS)
+                                     if has_own else PROJECT_LAYOUTS)
     if findings.errors:
         return PrintOptions(), findings
     if layout not in layouts:
@@ -105,7 +105,7 @@ def print_options(project: Project, layout: str = "home", printer_name: str | No
         printer, problems = load_profile(project.root, printer_name, project.shown(
             project.root / PRINTERS_DIR / f"{printer_name}.yaml"))
         findings.extend(problems)
-    own_layouts = layouts if own.is_file() else None  # None: the built-in ones, looked up late
+    own_layouts = layouts if has_own else None  # None: the built-in ones, looked up late
     return PrintOptions(layout, own_layouts, printer, ink_saver), findings
 
 

@@ -29,11 +29,16 @@ import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 ABSENT = "absent"
 FOLDER = "folder"
 NOT_A_FILE = "not a file"  # a device, a pipe, a socket
+FILE = "file"
+# Besides a file's bytes, a read may be of what kind of thing is at a path (`kind`), or of the
+# names in a folder (`listing`); each is noted under the path with its own suffix.
+KIND_OF = "\0kind"
+NAMES_IN = "\0names"
 OUTSIDE = "outside"
 OUTSIDE_MESSAGE = "leads outside the project folder (through a symbolic link or '..')"
 OUTSIDE_HINT = "copy the file into the project instead of linking to it"
@@ -123,6 +128,15 @@ def note(path: str, answer: str) -> None:
         record.add(path, answer)
 
 
+def note_all(found: dict[str, str], mixed: bool = False) -> None:
+    """Reads another process made for this one (a worker's), into every open record."""
+    for path, answer in found.items():
+        note(path, answer)
+    if mixed:
+        for record in _OPEN:
+            record.mixed = True
+
+
 def digest(data: bytes) -> str:
     """The answer for a file that held `data`."""
     return f"{len(data)} {hashlib.sha256(data).hexdigest()}"
@@ -196,6 +210,44 @@ def exists(path: str | Path) -> bool:
     return False
 
 
+def _kind(path: str) -> str:
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return ABSENT
+    except OSError as exc:
+        return f"unreadable {exc.errno}"
+    if stat.S_ISREG(mode):
+        return FILE
+    return FOLDER if stat.S_ISDIR(mode) else NOT_A_FILE
+
+
+def kind(path: str | Path) -> str:
+    """What is at `path`: FILE, FOLDER, ABSENT or NOT_A_FILE (noted in every open record)."""
+    found = _kind(os.fspath(path))
+    note(os.fspath(path) + KIND_OF, found)
+    return found
+
+
+def _names(path: str) -> tuple[list[str], str]:
+    try:
+        names = sorted(os.listdir(path))
+    except (FileNotFoundError, NotADirectoryError):
+        return [], ABSENT
+    except OSError as exc:
+        return [], f"unreadable {exc.errno}"
+    return names, "names " + hashlib.sha256("\0".join(names).encode(
+        "utf-8", "surrogateescape")).hexdigest()
+
+
+def listing(path: str | Path) -> list[str]:
+    """The names in the folder at `path`, sorted (none if it is not a folder), noted in
+    every open record: a file added or removed there changes the answer."""
+    names, found = _names(os.fspath(path))
+    note(os.fspath(path) + NAMES_IN, found)
+    return names
+
+
 def _limit(recorded: str) -> int:
     """How far to read to tell a file from a `recorded` answer: one byte past its length
     shows a file that grew; for an answer that is not a length, whether a file is there."""
@@ -205,6 +257,10 @@ def _limit(recorded: str) -> int:
 
 def answer(path: str, recorded: str) -> str:
     """What a read of `path` finds now, read as far as needed to tell it from `recorded`."""
+    if path.endswith(KIND_OF):
+        return _kind(path[:-len(KIND_OF)])
+    if path.endswith(NAMES_IN):
+        return _names(path[:-len(NAMES_IN)])[1]
     try:
         return digest(_read(path, _limit(recorded)))
     except OSError as exc:

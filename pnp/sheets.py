@@ -150,11 +150,21 @@ class Deck:
         else:
             ink = lambda svg: svg  # noqa: E731
         plans = []
+        fixed: dict = {}  # the fixed furniture of pages that are alike, drawn once
+
+        def draw(part: str, page) -> str:
+            return renderer.render(FURNITURE_TEMPLATE, None, expect=page.paper, part=part,
+                                   page=page, deck=self, layout=layout, sheets=sheets,
+                                   paper_name=paper).svg
+
         for page in pages:
-            furniture = {part: renderer.render(
-                FURNITURE_TEMPLATE, None, expect=page.paper, part=part, page=page, deck=self,
-                layout=layout, sheets=sheets, paper_name=paper).svg
-                for part in ("fixed", "page")}
+            # The "fixed" part is, by its template's contract, the same on every page of a
+            # side: pages placed alike (the same marks, folds, notes and furniture) share it.
+            alike = (page.side, page.paper, page.marks, page.folds, page.notes,
+                     tuple(page.furniture.items()))
+            if alike not in fixed:
+                fixed[alike] = draw("fixed", page)
+            furniture = {"fixed": fixed[alike], "page": draw("page", page)}
             # The fixed furniture repeats on every page of a side, so it is placed like a
             # shared back and drawn once per document.
             placements = (Placement(0, 0, furniture["fixed"]), *(

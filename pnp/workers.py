@@ -48,6 +48,8 @@ from dataclasses import dataclass
 from multiprocessing import forkserver
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from . import reads
+
 if TYPE_CHECKING:
     from .layout.plans import DocumentInfo, PagePlan
 
@@ -203,9 +205,12 @@ def run_tasks(tasks: Sequence[Callable[[], object]], workers: int) -> list:
         results = []
         for n, future in enumerate(futures):
             try:
-                results.append(future.result())
+                result, found, mixed = future.result()
             except Exception:  # noqa: BLE001 - run here, so its error is raised as in one process
                 results.append(tasks[n]())
+                continue
+            reads.note_all(found, mixed)  # what the worker read, this process's run read
+            results.append(result)
     except BaseException:
         _shut_down(pool, cancel=True)
         raise
@@ -215,8 +220,10 @@ def run_tasks(tasks: Sequence[Callable[[], object]], workers: int) -> list:
     return results
 
 
-def _run_task(number: int) -> object:
-    return _TASKS[number]()
+def _run_task(number: int) -> tuple[object, dict[str, str], bool]:
+    with reads.recording() as record:
+        result = _TASKS[number]()
+    return result, record.reads, record.mixed
 
 
 def _drawing_context():

@@ -102,3 +102,27 @@ def test_template_lookups_are_reads_found_or_not_and_kept_ones_are_noted_again(t
     with reads.recording() as again:  # Jinja has it compiled: no lookup, the same reads
         env.get_template("face.svg.j2")
     assert again.reads == found
+
+
+def test_what_is_at_a_path_and_what_a_folder_holds_are_reads_too(tmp_path):
+    folder = tmp_path / "content"
+    folder.mkdir()
+    (folder / "a.yaml").write_text("a: 1\n")
+    with reads.recording() as record:
+        assert reads.listing(folder) == ["a.yaml"]
+        assert reads.kind(folder / "a.yaml") == reads.FILE
+        assert reads.kind(folder / "b.yaml") == reads.ABSENT
+        assert reads.kind(folder) == reads.FOLDER
+        assert reads.listing(tmp_path / "none") == []
+    assert reads.Answers().same(record.reads)
+    (folder / "a.yaml").write_text("a: 2\n")  # the same names, the same kinds: still true
+    assert reads.Answers().same(record.reads)
+    (folder / "b.yaml").write_text("b: 1\n")  # a file appears where none was
+    assert not reads.Answers().same(record.reads)
+    (folder / "b.yaml").unlink()
+    assert reads.Answers().same(record.reads)
+    (folder / "c.yaml").write_text("")  # a new name in the folder
+    assert not reads.Answers().same(record.reads)
+    (folder / "c.yaml").unlink()
+    (tmp_path / "none").mkdir()  # a folder that was not there
+    assert not reads.Answers().same(record.reads)

@@ -194,7 +194,10 @@ class SheetCache:
                 return None
             if entry["deck"] is not None and entry["deck"] != self._whole(sheet):
                 return None  # its templates read the whole deck, which has changed
-            return entry["work"] if self.answers.same(entry["reads"]) else None
+            if not self.answers.same(entry["reads"]):
+                return None
+            reads.note_all(entry["reads"])  # what made it, this run has read too
+            return entry["work"]
         except Exception:  # noqa: BLE001 - an unreadable entry only costs the drawing
             return None
 

@@ -33,7 +33,6 @@ import re
 import shutil
 import sys
 import time
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -156,13 +155,19 @@ def installed_distributions() -> bytes:
 
 # -- size, pruning, clearing ----------------------------------------------------------------
 
-@dataclass
 class KindUsage:
-    """What one kind holds in the store, over all its folders."""
+    """What one kind holds in the store, over all its folders. (A plain class: the console
+    script imports this module before anything else, and a dataclass costs its import.)"""
 
-    kind: str
-    files: int = 0
-    bytes: int = 0
+    def __init__(self, kind: str, files: int = 0, bytes: int = 0) -> None:
+        self.kind, self.files, self.bytes = kind, files, bytes
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, KindUsage) and \
+            (self.kind, self.files, self.bytes) == (other.kind, other.files, other.bytes)
+
+    def __repr__(self) -> str:
+        return f"KindUsage({self.kind!r}, files={self.files}, bytes={self.bytes})"
 
 
 def _kind_of(name: str) -> str | None:

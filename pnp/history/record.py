@@ -147,24 +147,38 @@ def build_numbers(out_dir: Path, game: str) -> list[int]:
 
 def record_build(checked, out_dir: Path, staging: Staging, *, paper: str,
                  git: str = "") -> int:
-    """Stage the record of this build, with its faces' SVGs; its number."""
-    number = max(build_numbers(out_dir, checked.name), default=0) + 1
+    """Stage the record of this build, with its faces' SVGs; its number. A build that prints
+    just what the last recorded one did (the same faces, paper and commit) is that build
+    again: nothing is recorded, so a build with nothing changed writes nothing."""
+    last = max(build_numbers(out_dir, checked.name), default=0)
     snapshot = snapshot_of(checked)
-    record = {
-        "version": RECORD_VERSION,
-        "build": number,
-        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    made = {
         "paper": paper,
         "git": git,
         # Each face's fields are plain JSON data already: no deep copy (asdict) is needed.
         "faces": [{name: getattr(face, name) for name in _FACE_FIELDS} for face in snapshot.faces],
         "svgs": snapshot.svgs,
     }
+    if last and _same_as_recorded(made, record_path(out_dir, checked.name, last)):
+        return last
+    number = last + 1
+    record = {"version": RECORD_VERSION, "build": number,
+              "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **made}
     # Compact JSON: Python's C encoder writes it; an indented record took three times as long.
     text = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
     staging.write(record_path(out_dir, checked.name, number),
                   lzma.compress(text.encode("utf-8"), preset=1))
     return number
+
+
+def _same_as_recorded(made: dict, path: Path) -> bool:
+    try:
+        recorded = read_record(path)
+    except (OSError, ValueError, lzma.LZMAError):
+        return False  # unreadable: record this build anew
+    # Through JSON, as the record holds them (tuples become lists).
+    return recorded.get("version") == RECORD_VERSION and all(
+        recorded.get(name) == value for name, value in json.loads(json.dumps(made)).items())
 
 
 def record_path(out_dir: Path, game: str, number: int) -> Path:

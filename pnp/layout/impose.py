@@ -209,7 +209,7 @@ def load_layouts(root: Path | None = None, shown: str = PROJECT_LAYOUTS
     """The built-in layouts, plus (overriding by name) those in the project's layouts.yaml."""
     layouts = dict(builtin_layouts())
     findings = Findings()
-    if root is not None and (root / PROJECT_LAYOUTS).is_file():
+    if root is not None and reads.kind(root / PROJECT_LAYOUTS) == reads.FILE:
         with reads.confined(root):
             layouts.update(_read_layouts(root / PROJECT_LAYOUTS, shown, findings))
     return layouts, findings
@@ -426,20 +426,21 @@ def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notic
         empty = Rect(paper.width_mm / 2, paper.height_mm / 2, 0, 0)
         return Page(side, number, paper, (), empty, (), {}, sheet_notes(layout, side, printer),
                     None, (), notices, layout_name)
-    trim = bounds(c.rect for c in cells)
-    bleed = trim.grown(bleed_mm) if bleed_mm else None
-    marks = tuple(crop_marks([c.rect for c in cells], layout, bleed_mm))
-    folds = ()
-    if layout.kind == "gutterfold":
-        x = paper.width_mm / 2
-        folds = (Line(x, trim.y_mm - layout.marks.offset_mm, x,
-                      trim.bottom_mm + layout.marks.offset_mm),)
     notes = sheet_notes(layout, side, printer)
     key = (side, tuple(c.rect for c in cells))  # every full sheet is placed alike: once
     if key not in memo:
-        memo[key] = {} if drop else (place_furniture(
+        trim = bounds(c.rect for c in cells)
+        marks = tuple(crop_marks([c.rect for c in cells], layout, bleed_mm))
+        folds = ()
+        if layout.kind == "gutterfold":
+            x = paper.width_mm / 2
+            folds = (Line(x, trim.y_mm - layout.marks.offset_mm, x,
+                          trim.bottom_mm + layout.marks.offset_mm),)
+        furniture = {} if drop else (place_furniture(
             paper, [c.rect.grown(bleed_mm) for c in cells], marks + folds, notes) or {})
-    furniture = memo[key]
+        memo[key] = trim, marks, folds, furniture
+    trim, marks, folds, furniture = memo[key]
+    bleed = trim.grown(bleed_mm) if bleed_mm else None
     return Page(side, number, paper, slots, trim, marks, furniture, notes, bleed, folds,
                 notices, layout_name)
 

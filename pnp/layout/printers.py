@@ -46,7 +46,7 @@ class PrinterProfile:
 
 def profiles(root: Path) -> list[str]:
     folder = root / PRINTERS_DIR
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    return [name[:-len(".yaml")] for name in reads.listing(folder) if name.endswith(".yaml")]
 
 
 def load_profile(root: Path, name: str, shown: str | None = None
@@ -60,7 +60,7 @@ def load_profile(root: Path, name: str, shown: str | None = None
         return None, findings
     path = root / PRINTERS_DIR / f"{name}.yaml"
     shown = shown or f"{PRINTERS_DIR}/{name}.yaml"
-    if not path.is_file():
+    if reads.kind(path) != reads.FILE:
         known = profiles(root)
         findings.error("printer-unknown", Location(shown),
                        f"no printer profile '{name}'",

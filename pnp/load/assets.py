@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from .probe import svg_draw_problem
+from .. import reads
 from ..findings import Findings, Location
 
 MAX_ASSET_BYTES = 5_000_000
@@ -89,11 +90,12 @@ def resolve_asset(game_dir: Path, relative: str, findings: Findings, where: Loca
         refuse("asset-outside", "leads outside the game folder (through a symbolic link)",
                "copy the file into the game folder instead of linking to it")
         return None
-    if not full.exists():
+    found = reads.kind(full)
+    if found == reads.ABSENT:
         refuse("asset-missing", "does not exist in the game folder",
                "check the spelling and the folder")
         return None
-    if not full.is_file():
+    if found != reads.FILE:
         refuse("asset-path", "is not an ordinary file", "name a file, not a folder")
         return None
     if suffixes and full.suffix.lower() not in suffixes:

@@ -167,7 +167,10 @@ def record_type(name: str, columns: list[tuple[str, Any, Any]], namespace: dict)
     """A frozen, keyword-only dataclass named `name` with `columns` (name, type, field) and
     `namespace` in its body."""
     body = {**namespace, "__annotations__": {column: kind for column, kind, _ in columns},
-            "__qualname__": name, "__module__": __name__}
+            "__qualname__": name, "__module__": __name__,
+            # Without a docstring, dataclass() makes one from inspect.signature: a cost per
+            # table on every check, for a text nobody reads.
+            "__doc__": f"{name}: one record of the game's data."}
     body.update({column: declared for column, _, declared in columns})
     return dataclass(type(name, (), body), frozen=True, kw_only=True)
 

@@ -161,10 +161,11 @@ class _Loader:
     def check_values(self, value: Any, record: RecordType, keys: dict[str, set]) -> None:
         def visit(item, spec: FieldSpec) -> None:
             current = getattr(item, spec.name)
-            where = item.where.of(spec.name)
-            subject = getattr(item, "label", "")
             if current is None:
                 return
+            where = item.where.of(spec.name)
+            # A record's label is drawn from its label template: only for a finding.
+            subject = lambda: getattr(item, "label", "")  # noqa: E731
             if spec.kind == "text" and isinstance(current, str):
                 self.budget(current, spec, where, subject)
             if spec.kind == "list" and isinstance(current, tuple):
@@ -174,36 +175,40 @@ class _Loader:
                     self.findings.error(
                         "field-items", where, f"has {count} items, expected "
                         f"{spec.min_items or 0} to {spec.max_items or 'any number of'}",
-                        subject=subject, field=spec.name)
-            values = current if spec.kind == "list" else (current,)
+                        subject=subject(), field=spec.name)
             kind = spec.of.kind if spec.kind == "list" and spec.of else spec.kind
+            if kind not in ("ref", "image"):
+                return
+            values = current if spec.kind == "list" else (current,)
             target = spec.of.to if spec.kind == "list" and spec.of else spec.to
             for each in values:
                 if kind == "ref":
                     self.reference(each, target, keys, where, subject, spec.name)
-                elif kind == "image":
-                    self.image(each, where, subject, spec.name)
+                else:
+                    self.image(each, where, subject(), spec.name)
 
         self.walk(value, record, visit)
 
-    def budget(self, text: str, spec: FieldSpec, where, subject: str) -> None:
-        chars, words = len(text), len(text.split())
-        if spec.max_chars is not None and chars > spec.max_chars:
+    def budget(self, text: str, spec: FieldSpec, where, subject: Callable[[], str]) -> None:
+        if spec.max_chars is not None and len(text) > spec.max_chars:
+            chars = len(text)
             self.findings.error("text-budget", where, f"text is {chars} characters, over its "
-                                f"budget of {spec.max_chars}", subject=subject, field=spec.name,
+                                f"budget of {spec.max_chars}", subject=subject(),
+                                field=spec.name,
                                 hint=f"cut about {chars - spec.max_chars} characters")
-        if spec.max_words is not None and words > spec.max_words:
-            self.findings.error("text-budget", where, f"text is {words} words, over its "
-                                f"budget of {spec.max_words}", subject=subject, field=spec.name,
-                                hint=f"cut about {words - spec.max_words} words")
+        if spec.max_words is not None and len(words := text.split()) > spec.max_words:
+            self.findings.error("text-budget", where, f"text is {len(words)} words, over its "
+                                f"budget of {spec.max_words}", subject=subject(),
+                                field=spec.name,
+                                hint=f"cut about {len(words) - spec.max_words} words")
 
-    def reference(self, value: str, target: str, keys: dict[str, set], where, subject,
-                  field_name) -> None:
+    def reference(self, value: str, target: str, keys: dict[str, set], where,
+                  subject: Callable[[], str], field_name) -> None:
         if target not in keys:
             return  # reported once, with the field declaration
         if value not in keys[target]:
             self.findings.error("ref-unknown", where, f"'{value}' is not in {target}",
-                                subject=subject, field=field_name,
+                                subject=subject(), field=field_name,
                                 hint=suggest(value, sorted(map(str, keys[target]))) or
                                 f"{target} holds: {', '.join(sorted(map(str, keys[target])))[:200]}")
 

@@ -20,6 +20,7 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, Mapping, NewType, Union
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -101,12 +102,17 @@ class Validator:
     def __init__(self, shown: str, findings: Findings):
         self.shown = shown
         self.findings = findings
-        self._item: tuple[str, str] | None = None  # (label, path) of the list item being read
+        self._item: _Named | None = None  # the list item being read
 
     def error(self, rule: str, node: Node, path: str, message: str, hint: str = "") -> Any:
         subject = ""
-        if self._item and path.startswith(self._item[1]):
-            subject, path = self._item[0], path[len(self._item[1]):].lstrip(".")
+        named = self._item
+        while named is not None:  # the innermost item with a label names the finding
+            label = named.label()
+            if label and path.startswith(named.path):
+                subject, path = label, path[len(named.path):].lstrip(".")
+                break
+            named = named.outer
         self.findings.error(rule, location_of(self.shown, node), message, subject=subject,
                             field=path, hint=hint)
         return INVALID
@@ -237,11 +243,7 @@ class Validator:
             if callable(label_of) and isinstance(child, MappingNode):
                 # Findings inside an item name it as a person would ('card "Ace"'), not by
                 # its index, even though the item itself could not be built.
-                raw = {k.value: v.value for k, v in child.value
-                       if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)}
-                label = label_of(raw)
-                if label:
-                    self._item = (label, f"{path}[{i}]")
+                self._item = _Named(label_of, child, f"{path}[{i}]", outer)
             try:
                 values.append(self.structure(child, item, f"{path}[{i}]"))
             finally:
@@ -270,7 +272,7 @@ class Validator:
             return self.error("schema-type", node, path,
                               f"expected a mapping, got {_describe(node)}")
         hints = _hints(cls)
-        fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "where"}
+        fields, required, located = _shape(cls)
         values: dict[str, Any] = {}
         places: dict[str, Location] = {}
         ok = True
@@ -291,18 +293,32 @@ class Validator:
             places[name] = location_of(self.shown, value)
             ok = ok and result is not INVALID
             values[name] = result
-        for name, spec in fields.items():
-            required = (spec.default is dataclasses.MISSING
-                        and spec.default_factory is dataclasses.MISSING)
-            if required and name not in values:
+        for name in required:
+            if name not in values:
                 self.error("schema-missing", node, path, f"missing required key '{name}'",
                            hint=f"add '{name}:' to this entry")
                 ok = False
         if not ok:
             return INVALID
-        if "where" in {f.name for f in dataclasses.fields(cls)}:
+        if located:
             values["where"] = Where(location_of(self.shown, node), places)
         return cls(**values)
+
+
+class _Named:
+    """A list item being read, and its label from its raw text values: drawn (from its label
+    template) only when a finding inside it needs a name."""
+
+    def __init__(self, label_of, node: MappingNode, path: str, outer: "_Named | None") -> None:
+        self.label_of, self.node, self.path, self.outer = label_of, node, path, outer
+        self._label: str | None = None
+
+    def label(self) -> str:
+        if self._label is None:
+            raw = {k.value: v.value for k, v in self.node.value
+                   if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)}
+            self._label = self.label_of(raw)
+        return self._label
 
 
 def _whole_number_hint(text: str, tag: str) -> str:
@@ -327,6 +343,18 @@ def _join(path: str, name: str) -> str:
 
 
 _HINT_CACHE: dict[type, dict[str, Any]] = {}
+
+
+@lru_cache(maxsize=1024)  # a long `pnp watch` makes new record types on every save
+def _shape(cls: type) -> tuple[dict[str, dataclasses.Field], tuple[str, ...], bool]:
+    """A record type's fields by name (but `where`), those required, and whether it has a
+    `where`: read once per type, not once per item."""
+    every = dataclasses.fields(cls)
+    fields = {f.name: f for f in every if f.name != "where"}
+    required = tuple(name for name, f in fields.items()
+                     if f.default is dataclasses.MISSING
+                     and f.default_factory is dataclasses.MISSING)
+    return fields, required, any(f.name == "where" for f in every)
 
 
 def _hints(cls: type) -> dict[str, Any]:

@@ -1,0 +1,201 @@
+"""Remembered answers: a `pnp check` or `pnp build` command line in; when every read the last
+run of that command line made gives the same answer now, what that run printed and its exit
+code out, without loading the pipeline.
+
+A designer runs `pnp check` on every save, and an editor or a script may run it (or a build)
+when nothing has changed at all; loading pnp's libraries takes longer than such an answer
+should. The console script (pnp.entry) asks here first, so this module imports only the
+standard library, pnp.reads and the cache store.
+
+What a run read is what decides its answer, so that is what an answer is kept with: every
+read the run made through pnp.reads (content, templates and every lookup that found nothing,
+art, layouts.yaml, printer profiles, fonts, folders listed, kinds of things at paths, worker
+processes' reads included), and the code it ran (the file of every module it loaded and
+every file of pnp, by size and time, and the installed distributions). The key is the
+command line itself, the working folder (findings name files relative to it), the
+environment and whether the streams are terminals: no option is interpreted here.
+
+A check's answer is kept when it finishes (findings and all). A build's answer is kept only
+when the build wrote nothing, every PDF unchanged; it is then what the same build prints
+again, and it holds while its output folder holds exactly the files that build left there.
+The time a run prints is its own (`elapsed`): a remembered answer prints the time it took.
+`--no-cache` runs everything and keeps nothing; so does a run during which a file it read
+changed (its record is mixed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from contextlib import contextmanager
+from collections.abc import Iterator
+
+from .. import reads
+from . import store
+
+FORMAT = 1
+KIND = "answers"
+COMMANDS = ("check", "build")
+ELAPSED = "\0elapsed\0"  # where a remembered answer prints its own time
+# Set by the shell for each command, not read by pnp: a key without them survives a `cd`.
+_SHELL_ONLY = frozenset({"_", "OLDPWD", "PWD", "SHLVL", "LINES", "COLUMNS"})
+
+
+def _key(argv: list[str]) -> str:
+    streams = [getattr(stream, "isatty", lambda: False)()
+               for stream in (sys.stdin, sys.stdout, sys.stderr)]
+    environment = sorted((k, v) for k, v in os.environ.items() if k not in _SHELL_ONLY)
+    return json.dumps([FORMAT, sys.version, sys.executable, argv, os.getcwd(), environment,
+                       streams], ensure_ascii=False)
+
+
+def _stat(path: str) -> str:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return "absent"
+    return f"{info.st_size} {info.st_mtime_ns} {info.st_ino}"
+
+
+# The standard library changes only with Python's version, which is part of the key.
+_STANDARD = os.path.dirname(os.__file__) + os.sep
+
+
+def _ran(path: str) -> bool:
+    return not path.startswith(_STANDARD) or "-packages" + os.sep in path
+
+
+def _code() -> dict[str, str]:
+    """The files of the code this process ran: every loaded module's (the standard library's
+    aside) and every file of pnp (templates and fonts among them, and modules only drawing
+    processes load), by size, time and inode, as Python judges its compiled modules."""
+    files = {path for module in list(sys.modules.values())
+             if isinstance(path := getattr(module, "__file__", None), str) and _ran(path)}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # pnp/
+    for root, folders, names in os.walk(here):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        files.update(os.path.join(root, name) for name in names)
+    return {path: _stat(path) for path in sorted(files)}
+
+
+def _distributions() -> str:
+    return hashlib.sha256(store.installed_distributions()).hexdigest()
+
+
+def _tree(folder: str) -> dict[str, str]:
+    """Every file under `folder` (a build's output folder), by size, time and inode."""
+    found = {}
+    for root, folders, names in os.walk(folder):
+        folders.sort()
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            found[path] = _stat(path)
+    return found
+
+
+def replay(argv: list[str]) -> int | None:
+    """The remembered answer to `argv`, printed, and its exit code; None to run pnp."""
+    started = time.perf_counter()
+    if not argv or argv[0] not in COMMANDS or "--no-cache" in argv:
+        return None
+    try:
+        data = store.read(store.folder(KIND), _key(argv))
+        if data is None:
+            return None
+        entry = json.loads(data)
+        if (entry["format"] != FORMAT or entry["distributions"] != _distributions()
+                or any(_stat(path) != found for path, found in entry["code"].items())
+                or (entry["output"] is not None
+                    and _tree(entry["output"]) != entry["outputs"])
+                or not reads.Answers().same(entry["reads"])):
+            return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    sys.stdout.write(entry["stdout"])
+    sys.stdout.flush()
+    took = f"{time.perf_counter() - started:.2f} s"
+    sys.stderr.write(entry["stderr"].replace(ELAPSED, took))
+    sys.stderr.flush()
+    return int(entry["code_exit"])
+
+
+class _Tee:
+    """A stream that also keeps what is written to it."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.kept: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.kept.append(text)
+        return self.stream.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+class _Run:
+    def __init__(self, argv: list[str]) -> None:
+        self.argv = argv
+        self.elapsed = ""
+        self.kept: tuple[int, str | None, str] | None = None
+
+
+_RUN: _Run | None = None
+
+
+@contextmanager
+def remembering(argv: list[str]) -> Iterator[None]:
+    """Run a command with what it reads and prints noted, so that, if it says it may be
+    remembered (`keep`), the next run of the same command line can be answered by `replay`."""
+    global _RUN
+    if not argv or argv[0] not in COMMANDS:
+        yield
+        return
+    run, out, err = _Run(argv), _Tee(sys.stdout), _Tee(sys.stderr)
+    saved = sys.stdout, sys.stderr
+    _RUN, sys.stdout, sys.stderr = run, out, err
+    try:
+        with reads.recording() as record:
+            yield
+    finally:
+        _RUN = None
+        sys.stdout, sys.stderr = saved
+    if run.kept is not None and not record.mixed:
+        _write(run, record, "".join(out.kept), "".join(err.kept))
+
+
+def elapsed(seconds: float) -> str:
+    """A run's time as it prints it; a remembered answer prints its own there instead."""
+    text = f"{seconds:.2f} s"
+    if _RUN is not None:
+        _RUN.elapsed = text
+    return text
+
+
+def keep(code: int, output: str | os.PathLike | None = None) -> None:
+    """The command that is running may be answered the same way next time: it exits with
+    `code`; a build names its output folder (`output`), whose files must stay as they are."""
+    if _RUN is not None:
+        _RUN.kept = (code, None if output is None else os.path.abspath(output), _RUN.elapsed)
+
+
+def _write(run: _Run, record: reads.Record, stdout: str, stderr: str) -> None:
+    code, output, took = run.kept
+    if took:
+        head, found, tail = stderr.rpartition(took)
+        stderr = head + ELAPSED + tail if found else stderr
+    entry = {"format": FORMAT, "code_exit": code, "stdout": stdout, "stderr": stderr,
+             "reads": record.reads, "code": _code(), "distributions": _distributions(),
+             "output": output, "outputs": _tree(output) if output else None}
+    try:
+        store.write(store.folder(KIND), _key(run.argv),
+                    json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    except (OSError, ValueError):
+        pass  # not kept: the next run only takes longer
+
+
+__all__ = ["replay", "remembering", "keep", "elapsed"]
