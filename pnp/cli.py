@@ -17,7 +17,7 @@ from pathlib import Path
 from . import __version__
 from .cache import answers
 from .errors import OutsideError, UsageError, outside_error
-from .findings import Findings, cap_words, display_path
+from .findings import Findings, cap_words, display_path, terminal_safe
 from .fonts import require_fonts
 from .layout.impose import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from .output import HeldWrites, commit_count, remove_stale_staging, staged_output
@@ -346,8 +346,8 @@ def cmd_check(args) -> int:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stderr.write("".join(f"{finding.format()}\n" for finding in findings.sorted()) +
-                         f"pnp check: {', '.join(names) or 'no game'}: {_summary(findings)} "
-                         f"({answers.elapsed(elapsed)})\n")
+                         f"pnp check: {terminal_safe(', '.join(names)) or 'no game'}: "
+                         f"{_summary(findings)} ({answers.elapsed(elapsed)})\n")
     code = EXIT_ERRORS if _failed(findings, args.strict) else EXIT_OK
     if args.cache:
         answers.keep(code)

@@ -12,6 +12,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+# What a terminal would act on instead of showing: C0 and C1 controls (ESC starts a sequence
+# that can recolour, retitle or clear the screen), and the bidirectional controls that make a
+# line read in another order than it is written.
+_TERMINAL_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                              "\u2066-\u2069\u2028\u2029]")
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with every character a terminal would act on written as an escape (\\x1b)."""
+    return _TERMINAL_UNSAFE.sub(lambda m: ascii(m.group())[1:-1], text)
+
+
 class Severity(enum.Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -96,7 +109,7 @@ class Finding:
         line = " ".join(parts)
         if self.hint:
             line += f"; {self.hint}"
-        return f"{cap_words(line)} (rule {self.rule})"
+        return terminal_safe(f"{cap_words(line)} (rule {self.rule})")
 
     def as_dict(self) -> dict:
         return {
@@ -152,8 +165,9 @@ class Findings:
 
 
 def display_path(path: Path, root: Path) -> str:
-    """The path as the user should read it: relative to the project root when inside it."""
+    """The path as the user should read it: relative to the project root when inside it, any
+    control character in it escaped (a folder's name is content too)."""
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return terminal_safe(path.resolve().relative_to(root.resolve()).as_posix())
     except (ValueError, OSError, RuntimeError):  # outside the root, or a path that cannot be read
-        return path.as_posix()
+        return terminal_safe(path.as_posix())

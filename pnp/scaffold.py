@@ -29,7 +29,7 @@ def new_game(root: Path, name: str) -> list[Path]:
                             "and _, starting with a letter (e.g. my-game)")
     content, templates = root / "content" / name, root / "templates" / name
     for folder in (content, templates):
-        if folder.exists():
+        if folder.exists() or folder.is_symlink():  # a link to nothing is in the way too
             raise ScaffoldError(f"{folder} already exists; pick another name or remove it")
     title = " ".join(part.capitalize() for part in re.split(r"[-_]+", name))
     values = {"name": name, "title": title, "year": time.gmtime().tm_year}

@@ -132,7 +132,8 @@ class Deck:
             layout = replace(layout, duplex="none", backs="none")
         try:
             pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
-                           printer=options.printer_name, layout_name=options.layout)
+                           printer=options.printer_name, layout_name=options.layout,
+                           with_backs=self.back is not None)
         except SlotProblem as exc:
             where = exc.spec.where.at if exc.spec is not None else self.where.of("size")
             findings.error("layout-slots", where, f"layout '{options.layout}': {exc}",

@@ -49,11 +49,11 @@ def test_a_deck_without_backs_builds_under_gutterfold(ledger, run):
     result = run("build", "--layout", "gutterfold", "--sheets", "notes")
     assert result.code == 0, result.err
     clean(result)
-    with pikepdf.open(ledger / "output/ledger/notes-letter-gutterfold.pdf") as pdf:
+    with pikepdf.open(ledger / "output/ledger/notes-gutterfold.pdf") as pdf:
         width = pt_to_mm(float(pdf.pages[0].mediabox[2]))
         assert len(pdf.pages) == 1
     # the fronts left of the fold, nothing drawn right of it
-    with pdfplumber.open(ledger / "output/ledger/notes-letter-gutterfold.pdf") as pdf:
+    with pdfplumber.open(ledger / "output/ledger/notes-gutterfold.pdf") as pdf:
         words = pdf.pages[0].extract_words()
     notes = [w for w in words if w["text"] == "NOTE"]
     assert len(notes) == 2
@@ -74,9 +74,9 @@ def test_layouts_yaml_warnings_are_printed_by_build_too(ledger, run):
 
 def test_a_plain_image_href_is_a_located_finding_pointing_to_image(ledger, run):
     template = ledger / "templates/ledger/note-front.svg.j2"
-    edit(template, "</svg>", '<image href="art.png" x="0" y="0" width="9" height="9"/>\n</svg>')
-    assert run("build", "--sheets", "cards").code == 0
+    assert run("build").code == 0
     before = (ledger / "output/ledger/cards-letter.pdf").read_bytes()
+    edit(template, "</svg>", '<image href="art.png" x="0" y="0" width="9" height="9"/>\n</svg>')
     line = one_error(run("check"))
     assert line.startswith(f"templates/ledger/note-front.svg.j2:"
                            f"{line_of(template, '<image href')}:"), line
@@ -207,7 +207,7 @@ def test_proof_changed_and_card_leave_the_full_gallery(ledger, run):
     assert run("proof", "--card", "Loan").code == 0
     assert gallery.read_bytes() == full
     assert (ledger / "output/ledger/proof/changed.html").is_file()
-    assert 'card "Loan"' in (ledger / "output/ledger/proof/card.html").read_text("utf-8")
+    assert "Loan" in (ledger / "output/ledger/proof/card.html").read_text("utf-8")
 
 
 # -- boards ---------------------------------------------------------------------------------------
@@ -240,11 +240,33 @@ def test_a_portrait_board_keeps_its_assembly_map_on_the_page(ledger, run, paper)
     assert blocks
     for x0, y0, x1, y1, word, *_ in blocks:  # every word of the map inside the paper
         assert 0 <= x0 and x1 <= width + 0.5 and 0 <= y0 and y1 <= height + 0.5, word
-    ruler = min(y0 for x0, y0, x1, y1, word, *_ in blocks if word == "50")
-    steps = [b for b in blocks if b[4] in ("1.", "2.", "3.", "4.", "5.", "6.")]
+    ruler = max(y0 for x0, y0, x1, y1, word, *_ in blocks if word == "50")  # its caption
+    column = min(b[0] for b in blocks if b[4] == "1.")  # the steps' numbers line up there
+    steps = [b for b in blocks if b[4] in ("1.", "2.", "3.", "4.", "5.", "6.")
+             and abs(b[0] - column) < 0.5]
     assert len(steps) == 6
     last_step = [b for b in blocks if b[4] == "Finally"]  # the sixth step's first word
     assert last_step and last_step[0][3] < ruler  # the steps end above the ruler
     assert all(b[3] < ruler for b in steps)
     heading = [b for b in blocks if b[4] == "map," or b[4] == "assembly"]
     assert len(heading) == 2 and all(b[2] <= width for b in heading)
+
+
+# -- YAML and pnp new -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, kind", [("{click} Small note", "mapping"),
+                                         ("[draft] Small note", "list")])
+def test_a_value_starting_with_a_bracket_says_to_quote_it(ledger, run, value, kind):
+    edit(ledger / "content/ledger/notes.yaml", "- name: Small note", f"- name: {value}")
+    line = one_error(run("check"))
+    assert line.startswith("content/ledger/notes.yaml:1:")
+    assert f"is read as a YAML {kind}: put the whole value in quotes, \"{value}\"" in line
+
+
+def test_pnp_new_over_a_dangling_link_makes_nothing(ledger, run):
+    (ledger / "templates/mine").symlink_to(ledger / "nowhere")
+    result = run("new", "mine")
+    assert result.code == 2
+    clean(result)
+    assert "templates/mine already exists" in result.err
+    assert not (ledger / "content/mine").exists()

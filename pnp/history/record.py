@@ -188,7 +188,10 @@ def record_path(out_dir: Path, game: str, number: int) -> Path:
 def read_record(path: Path) -> dict:
     # Confined to the game's history folder, as every read of a project file is.
     data = reads.read_file(path, inside=path.parent.parent)
-    return json.loads(lzma.decompress(data).decode("utf-8"))
+    record = json.loads(lzma.decompress(data).decode("utf-8"))
+    if not isinstance(record, dict):  # every reader may then ask it for its parts
+        raise ValueError("it is not a build record (not a mapping)")
+    return record
 
 
 def load_build(out_dir: Path, game: str, number: int) -> Snapshot:

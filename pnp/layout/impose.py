@@ -306,8 +306,10 @@ def _gutterfold_cells(item: Size, paper: Size, layout: SheetLayout, rows_limit: 
 
 
 def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
-           bleed_mm: float = 0, printer: str = "", layout_name: str = "") -> list[Page]:
-    """Place `count` items on as many pages as needed, with their backs as the layout says.
+           bleed_mm: float = 0, printer: str = "", layout_name: str = "",
+           with_backs: bool = True) -> list[Page]:
+    """Place `count` items on as many pages as needed, with their backs as the layout says
+    (items `with_backs` False have none: a gutterfold sheet leaves their half blank).
 
     `bleed_mm` is the deck's bleed: drawn only where the layout asks for it and has room (half
     the gap between pieces, or the whole bleed on a page per face). `printer` names the
@@ -355,7 +357,7 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     for number, used in enumerate(sheets, start=1):
         start = (number - 1) * per_page
         if layout.kind == "gutterfold":
-            if layout.backs == "none":  # pieces without backs: the half folded under is blank
+            if not with_backs:  # pieces without backs: the half folded under is blank
                 used = [c for c in used if c.face == "front"]
             pages.append(_page("fold", number, used, start, **common))
             continue

@@ -374,12 +374,22 @@ def _syntax_finding(text: str, shown: str, exc: yaml.MarkedYAMLError) -> Finding
                        f"({printable(exc.problem or '')} at {noticed})",
                        hint=f"close it with {closer} where the list or mapping ends")
     hint = "fix the indentation or quoting near this line"
+    lines = text.splitlines()
+    line_text = lines[mark.line] if mark.line < len(lines) else ""
+    flow_start = re.search(r"(?:^|:\s|-\s)\s*(([{\[])[^}\]]*[}\]]\s*[^\s#].*?)\s*$",
+                           line_text)
     if exc.context == "while scanning a quoted scalar":
         hint = "the quote that opens here is never closed; close it on this line"
     elif opened is not None and opened.line != mark.line and exc.context:
         # The parser notices too late: point back at what was left open.
         what = exc.context.removeprefix("while parsing ").removeprefix("a ")
         hint = f"check the {what} that starts at line {opened.line + 1}:{opened.column + 1}"
+    if flow_start:  # `name: {click} Small note`: YAML reads the braces as a mapping
+        value, bracket = flow_start.group(1), flow_start.group(2)
+        quoted = '"' + printable(value[:60]).replace('"', '\\"') + '"'
+        hint = (f"a value that starts with {bracket} is read as a YAML "
+                f"{'mapping' if bracket == '{' else 'list'}: put the whole value in quotes, "
+                f"{quoted}")
     return Finding("yaml-syntax", Severity.ERROR, Location(shown, mark.line + 1, mark.column + 1),
                    f"YAML syntax error: {problem}", hint=hint)
 

@@ -271,7 +271,10 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
                 seen[(space, name)] = what
     types: dict[str, RecordType] = {}
     for name, table in info.data.items():
-        record = reader.record(table.fields, f"data.{name}.fields", name, table.label,
+        fields = _shared_fields(table.fields, info, findings, loader.game_shown)
+        if fields is INVALID:
+            continue
+        record = reader.record(fields, f"data.{name}.fields", name, table.label,
                                table.where.of("label") if table.label else table.where.at)
         if record is not None:
             types[name] = record
@@ -283,7 +286,10 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
                            hint="file: a YAML or CSV list of items; each: items made from data")
             continue
         if deck.file:
-            record = reader.record(deck.fields, f"decks.{name}.fields", name, deck.label,
+            fields = _shared_fields(deck.fields, info, findings, loader.game_shown)
+            if fields is INVALID:
+                continue
+            record = reader.record(fields, f"decks.{name}.fields", name, deck.label,
                                    deck.where.of("label") if deck.label else deck.where.at)
             if record is not None:
                 types[name] = record
@@ -297,7 +303,12 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
         if deck.file:
             game.parts[name] = loader.records(deck.file, deck.where.of("file"), types[name],
                                               "list", name, deck.sheet, deck.where.of("sheet"))
-    if findings.errors or any(v is INVALID for v in game.parts.values()):
+    valid = {name: value for name, value in game.parts.items() if value is not INVALID}
+    if findings.errors or len(valid) < len(game.parts):
+        # An error in one file never hides what the others hold: their text budgets, art and
+        # counts are still checked (references need every table, so they wait).
+        for name, value in valid.items():
+            loader.check_values(value, types[name], {})
         return None
     keys = _keys(info, game, types, findings)
     for name, record in types.items():
@@ -308,10 +319,39 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
                                         loader.game_shown)
         else:
             game.parts[name] = _generate(deck, name, game, findings, loader)
-    if findings.errors:
+    # A text over its budget or a list of the wrong length is the item's own problem: the
+    # game is still modelled, drawn and checked by its rules, so every other finding shows.
+    if _blocking(findings):
         return None
     _read_components(game, findings)
-    return game if not findings.errors else None
+    return game if not _blocking(findings) else None
+
+
+NOT_BLOCKING = {"text-budget", "field-items"}
+
+
+def _blocking(findings: Findings) -> bool:
+    """Whether an error keeps the game from being modelled (not only a value's own)."""
+    return any(f.rule not in NOT_BLOCKING for f in findings.errors)
+
+
+def _shared_fields(node: Node | None, info: Manifest, findings: Findings, shown: str
+                   ) -> Any:
+    """A `fields:` node; `fields: other` (a name) is the fields of the table or deck `other`,
+    so a deck split in two shares one declaration instead of a copy (YAML aliases are
+    refused). The name must lead to a declaration written out, not to another name."""
+    if not isinstance(node, ScalarNode):
+        return node
+    owners = {**info.data, **info.decks}
+    other = owners.get(node.value)
+    if other is None or not isinstance(other.fields, MappingNode):
+        findings.error("manifest-field", location_of(shown, node), f"fields: '{node.value}' "
+                       "is not a table or deck whose fields are written out",
+                       hint=suggest(str(node.value), [n for n, o in owners.items()
+                                                      if isinstance(o.fields, MappingNode)])
+                       or "write the fields, or name a table or deck that does")
+        return INVALID
+    return other.fields
 
 
 def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Findings

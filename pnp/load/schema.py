@@ -26,7 +26,7 @@ from typing import Any, Literal, Mapping, NewType, Union
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .content import describe_char, location_of, printable
-from ..findings import NOWHERE, Findings, Location
+from ..findings import BIDI_CONTROLS, NOWHERE, Findings, Location
 
 INVALID: Any = type("Invalid", (), {"__repr__": lambda self: "<invalid>"})()
 
@@ -158,6 +158,16 @@ class Validator:
                 return self.error("text-control-char", node, path,
                                   f"contains {describe_char(bad.group())}",
                                   hint="remove it; it cannot be printed")
+            bidi = BIDI_CONTROLS.search(text)
+            if bidi:  # it makes the text read in another order than it is written
+                import unicodedata
+
+                char = bidi.group()
+                return self.error("text-bidi-control", node, path,
+                                  f"contains the bidirectional control U+{ord(char):04X} "
+                                  f"({unicodedata.name(char, 'bidi control').lower()})",
+                                  hint="remove it; it reorders how the text reads, in "
+                                  "messages as on the card")
             return text
         quoted = bool(node.style)
         shown = _shown(text)

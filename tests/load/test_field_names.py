@@ -69,3 +69,34 @@ def test_a_plugin_for_another_game_is_one_finding_at_plugin(ledger, run):
     assert line.startswith(f"{GAME}:{line_of(ledger / GAME, 'plugin: downturn')}:9:"), line
     assert "the rules plug-in 'downturn' does not fit this game" in line
     assert "reads 'events'" in line
+
+
+SPLIT_DECK = """
+  more:
+    title: More cards
+    size: poker
+    front: card-front.svg.j2
+    back: card-back.svg.j2
+    file: more.csv
+    fields: {owner}
+"""
+
+
+def test_a_deck_reuses_another_decks_fields_by_name(ledger, run):
+    game = ledger / GAME
+    game.write_text(game.read_text(encoding="utf-8") + SPLIT_DECK.format(owner="cards"),
+                    encoding="utf-8")
+    (ledger / "content/ledger/more.csv").write_text(
+        "title,value,text,art\nLoan with a title far too long,1,x,art.png\n", encoding="utf-8")
+    line = one_error(run("check"))  # the shared declaration's budget holds for both decks
+    assert line.startswith("content/ledger/more.csv:2:1: ") and "(rule text-budget)" in line
+
+
+def test_fields_naming_nothing_is_one_located_finding(ledger, run):
+    game = ledger / GAME
+    game.write_text(game.read_text(encoding="utf-8") + SPLIT_DECK.format(owner="cardz"),
+                    encoding="utf-8")
+    (ledger / "content/ledger/more.csv").write_text("title\nx\n", encoding="utf-8")
+    line = one_error(run("check"))
+    assert line.startswith(f"{GAME}:{line_of(game, 'fields: cardz')}:13: ")
+    assert "did you mean 'cards'?" in line
