@@ -289,3 +289,24 @@ def test_sheets_of_small_pieces_credit_the_designer(out):
              if p.name.startswith(SMALL_PIECES)]
     assert len(small) == 2 * (1 + 8)  # value tiles and eight colours of markers, per paper
     assert all(credited(path) for path in small)
+
+
+@pytest.mark.parametrize("file, old, new, rule", [
+    ("economy.yaml", "rent_percent: 10", "rent_percent: 15", "printed-percentages"),
+    ("spaces.csv", "23,", "23,green\n24,", "board-loop-cells"),
+    ("cycles.yaml", "square_green: 20", "square_green: 18", "cycle-heights-rise"),
+])
+def test_check_catches_a_kit_edit_the_print_would_not_show(tmp_path, capsys, file, old, new,
+                                                           rule):
+    """Edits that printed a wrong kit with `pnp check` clean: a rent figure the cards do not
+    print, a loop space the board leaves off, a cycle whose limits do not rise."""
+    game = tmp_path / "content" / "boomtown"
+    shutil.copytree(REPO / "content" / "boomtown", game)
+    shutil.copytree(REPO / "templates" / "boomtown", tmp_path / "templates" / "boomtown")
+    path = game / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    assert main(["check", "--root", str(tmp_path), "--game", "boomtown"]) == 1
+    captured = capsys.readouterr()
+    assert f"(rule {rule})" in captured.out + captured.err
