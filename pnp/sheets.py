@@ -286,9 +286,51 @@ class Board:
         return f"  1 x {self.title} ({_mm(self.size)}; whole, or tiled over the paper)"
 
 
+@dataclass(frozen=True)
+class KitPart:
+    """One component of a game as a cover sheet lists it: what it is and how many pieces."""
+
+    name: str
+    title: str
+    kind: str  # "deck", "board" or "page"
+    count: int  # pieces (a deck's items, 1 board, a page's copies)
+    size: Size | None  # None: a page, the paper's size
+    backs: bool = False  # a deck printed double-sided
+
+
+def kit_contents(parts: tuple[KitPart, ...], paper: str,
+                 options: PrintOptions | None = None) -> list[dict[str, Any]]:
+    """What a cover sheet lists for each component on this paper and layout, computed the way
+    the build imposes it: the pieces, the sheets of paper they take and whether both sides
+    print. A deck too large for the paper has `sheets` None (its own finding says why)."""
+    options = options or PrintOptions()
+    layout = options.sheet_layout()
+    listed = []
+    for part in parts:
+        entry = dict(name=part.name, title=part.title, kind=part.kind, count=part.count,
+                     size=part.size, sides=1, sheets=None, tiles=0)
+        if part.kind == "deck":
+            deck_layout = layout if part.backs else replace(layout, duplex="none", backs="none")
+            try:
+                pages = impose(part.count, part.size, paper, deck_layout)
+            except ValueError:
+                pages = []
+            if pages:
+                entry["sheets"] = max(page.number for page in pages)
+                entry["sides"] = 2 if part.backs and deck_layout.duplex != "none" else 1
+        elif part.kind == "board":
+            tiles = len(tile_board(part.size, PAPERS[paper]).tiles)
+            entry.update(sheets=tiles + 1, tiles=tiles)  # the assembly map, then the tiles
+        else:
+            entry["sheets"] = part.count
+        listed.append(entry)
+    return listed
+
+
 @dataclass
 class Page:
-    """A whole-page sheet drawn at the paper's size: a record sheet, a rules summary."""
+    """A whole-page sheet drawn at the paper's size: a record sheet, a rules summary, a cover
+    sheet (which reads `kit`, the game's components as `kit_contents` lists them)."""
 
     name: str
     title: str
@@ -297,12 +339,16 @@ class Page:
     item: Any
     where: Where = field(default_factory=Where)
     preview: Face | None = None  # drawn on GALLERY_PAPER for the proof
+    kit: tuple[KitPart, ...] = ()  # every component of the game, for a cover sheet
 
-    def draw(self, renderer: Renderer, paper: str, number: int) -> Face:
+    def draw(self, renderer: Renderer, paper: str, number: int,
+             options: PrintOptions | None = None) -> Face:
         size = PAPERS[paper]
+        layout = (options or PrintOptions()).sheet_layout()
         return render_stamped(renderer, self.template, self.item, size, sheet=self,
                               paper=size, paper_name=paper_label(paper), number=number,
-                              copies=self.copies)
+                              copies=self.copies, kit=kit_contents(self.kit, paper, options),
+                              duplex=layout.duplex)
 
     def render(self, renderer: Renderer) -> None:
         self.join([part() for part in self.parts(renderer)])
@@ -322,7 +368,7 @@ class Page:
         size = PAPERS[paper]
         whole = Rect(0, 0, *size)
         plans = [PagePlan(size, whole, blank_svg(size),
-                          (Placement(0, 0, self.draw(renderer, paper, n).svg),))
+                          (Placement(0, 0, self.draw(renderer, paper, n, options).svg),))
                  for n in range(1, self.copies + 1)]
         document = document_info(renderer.info, self.title, paper_label(paper), "none")
         return [Output(f"{self.name}-{paper}.pdf", plans, document)]
@@ -433,11 +479,24 @@ def make_sheets(game: Any) -> dict[str, Sheet]:
             page = info.pages[name]
             sheets[name] = Page(name, page.title, page.template, page.copies, component.data,
                                 page.where)
+    parts = tuple(kit_part(sheet) for sheet in sheets.values())
+    for name, sheet in sheets.items():
+        if isinstance(sheet, Page):
+            sheets[name] = replace(sheet, kit=parts)
     return sheets
 
 
 ASSEMBLY_MARGIN_MM = 15  # the assembly map's text starts this far in from the left edge
 ASSEMBLY_STEPS_MM = 95  # the width of the steps' column beside a tall board's thumbnail
+
+
+def kit_part(sheet: Sheet) -> KitPart:
+    if isinstance(sheet, Deck):
+        return KitPart(sheet.name, sheet.title, "deck", len(sheet.items), sheet.size,
+                       sheet.back is not None)
+    if isinstance(sheet, Board):
+        return KitPart(sheet.name, sheet.title, "board", 1, sheet.size)
+    return KitPart(sheet.name, sheet.title, "page", sheet.copies, None)
 
 
 def assembly_thumbnail(tiling: Tiling) -> Rect:

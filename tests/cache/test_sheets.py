@@ -13,6 +13,7 @@ import pytest
 
 import pnp.fonts
 import pnp.pipeline
+from pnp.sheets import KitPart
 from conftest import REPO
 from pnp.pipeline import Project, check_game
 from pnp.cache.sheets import UNPICKLABLE, value_digest
@@ -67,7 +68,7 @@ def shadow(folder, name: str) -> None:
         handle.write("{# edited #}\n")
 
 
-ALL = {"events", "banks", "shares", "markers", "cubes", "aids", "board"}
+ALL = {"events", "banks", "shares", "markers", "cubes", "aids", "board", "cover"}
 
 
 def test_a_recheck_draws_only_what_an_edit_touched(project, drawn):
@@ -75,8 +76,9 @@ def test_a_recheck_draws_only_what_an_edit_touched(project, drawn):
     assert drawn() == set()
     edit(project / "content/downturn/events.yaml", EVENT_TEXT,
          'effect: "Stability +1, and a much longer line of text to fit."')
-    # The board's template reads `game` (regions, banks, tracks): any content edit redraws it.
-    assert drawn() == {"events", "board"}
+    # The board's and the cover sheet's templates read `game` (regions, banks, tracks; every
+    # deck's count): any content edit redraws them.
+    assert drawn() == {"events", "board", "cover"}
     assert drawn() == set()
 
 
@@ -96,13 +98,13 @@ def test_what_a_cached_check_hands_on_is_what_a_full_check_does(project, drawn):
     (lambda root: edit(root / "templates/downturn/event-front.svg.j2", "</svg>",
                        "<!-- edited --></svg>"), {"events"}),
     # The project's own copy of pnp's page margins, found before pnp's: every deck's pages.
-    (lambda root: shadow(root / "templates/common", "sheet.svg.j2"), ALL - {"board"}),
+    (lambda root: shadow(root / "templates/common", "sheet.svg.j2"), ALL - {"board", "cover"}),
     # The manifest: every sheet prints its title and licence.
     (lambda root: edit(root / "content/downturn/game.yaml", "title: Downturn",
                        "title: Downturn Revised"), ALL),
-    # Data only the board reads, through `game`.
+    # Data only the board reads, through `game` (and the cover, which reads `game` too).
     (lambda root: edit(root / "content/downturn/regions.yaml", "max: 8}", "max: 9}"),
-     {"board"}),
+     {"board", "cover"}),
     # The icons' macros, shadowed: the sheets that draw an icon, in their text or their own.
     (lambda root: shadow(root / "templates/common", "icons.svg.j2"),
      {"events", "aids", "board"}),
@@ -173,7 +175,7 @@ def test_game_read_through_an_imported_macro_counts(project, drawn):
          '{% import "count.svg.j2" as count %}<!-- {{ count.regions() }} --></svg>')
     drawn()
     edit(project / "content/downturn/regions.yaml", "max: 8}", "max: 9}")
-    assert drawn() == {"cubes", "board"}
+    assert drawn() == {"cubes", "board", "cover"}
 
 
 def test_an_unreadable_entry_is_drawn_again(project, drawn):
@@ -261,7 +263,7 @@ def test_a_sheet_whose_values_cannot_be_pickled_is_drawn_every_time(project, dra
     real = pnp.cache.sheets.value_digest
 
     def digest(value):
-        if getattr(value, "name", None) == "markers":
+        if getattr(value, "name", None) == "markers" and not isinstance(value, KitPart):
             raise pickle.PicklingError("a value pickle cannot write")
         return real(value)
 

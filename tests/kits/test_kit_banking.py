@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from conftest import REPO, crop_marks
+from readback import read_sheet
 from pnp.cli import main
 from pnp.units import PAPERS, pt_to_mm
 from readback import squeeze
@@ -88,24 +89,42 @@ def test_card_values_follow_ace_one_and_the_proposal_for_faces():
     assert all(int(c["value"]) == RANKS.index(c["rank"]) + 1 for c in suited)
 
 
-def worth_by_label(path: Path, labels: set[str]) -> tuple[Counter, Counter]:
-    """Per token label (its bottom word: a colour name, GREENBACK, CREDIT, CBDEBT): how many tokens
-    and what they are worth, pairing each label with the big figure just above it."""
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4))
+
+
+def worth_by_fill(path: Path, kinds: dict[str, str]) -> tuple[Counter, Counter]:
+    """Per token kind, told by the fill of its 17 mm disc (`kinds` maps a fill "#rrggbb" to a
+    kind's name): how many tokens and what they are worth, adding the big figure printed inside
+    each disc. The label under the figure is not used: a 5 reads "5 TOKENS", not its kind."""
     count: Counter = Counter()
     worth: Counter = Counter()
+    wanted = {rgb(fill): name for fill, name in kinds.items()}
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages:
-            found = page.extract_words(extra_attrs=["size"])
-            names = [w for w in found if w["text"] in labels]
-            figures = [w for w in found if re.fullmatch(r"\$?[15]", w["text"])
-                       and pt_to_mm(w["size"]) > 4]
-            assert len(names) == len(figures), page.page_number
-            for name in names:
-                centre = (name["x0"] + name["x1"]) / 2
-                figure = min(figures, key=lambda f: abs((f["x0"] + f["x1"]) / 2 - centre)
-                             + abs(f["bottom"] - name["top"]))
-                count[name["text"]] += 1
-                worth[name["text"]] += int(figure["text"].lstrip("$"))
+            figures = [w for w in page.extract_words(extra_attrs=["size"])
+                       if re.fullmatch(r"\$?[15]", w["text"]) and pt_to_mm(w["size"]) > 4]
+            discs = {}
+            for curve in page.curves:
+                colour = curve.get("non_stroking_color")
+                if not curve.get("fill") or not colour or len(colour) != 3:
+                    continue
+                if abs(pt_to_mm(curve["x1"] - curve["x0"]) - 17) > 0.2:
+                    continue
+                key = tuple(round(v) for v in rgb("#%02x%02x%02x" % tuple(
+                    round(c * 255) for c in colour)))
+                box = (round(curve["x0"], 1), round(curve["top"], 1))
+                if key in wanted:
+                    discs[box] = (wanted[key], curve)
+            used = 0
+            for name, curve in discs.values():
+                inside = [f for f in figures if _inside(f, (curve["x0"], curve["top"],
+                                                             curve["x1"], curve["bottom"]))]
+                assert len(inside) == 1, (page.page_number, name, inside)
+                used += 1
+                count[name] += 1
+                worth[name] += int(inside[0]["text"].lstrip("$"))
+            assert used == len(figures), page.page_number  # every figure is on a known disc
     return count, worth
 
 
@@ -121,8 +140,8 @@ def test_every_players_debt_tokens_cover_the_worst_case(out, players):
     # told apart without colour: an initial and a shape of their own
     assert len({c["initial"] for c in colours}) == len({c["shape"] for c in colours}) == \
         len(colours)
-    count, worth = worth_by_label(out / "debt_tokens-letter.pdf",
-                                  {c["name"].upper() for c in colours})
+    count, worth = worth_by_fill(out / "debt_tokens-letter.pdf",
+                                 {c["fill"]: c["name"].upper() for c in colours})
     with pdfplumber.open(out / "debt_tokens-letter.pdf") as pdf:
         # Only what is printed on the tokens (inside each page's TrimBox), not the sheet's
         # notes in the margin.
@@ -135,7 +154,10 @@ def test_every_players_debt_tokens_cover_the_worst_case(out, players):
 
 
 def test_central_bank_pools_cover_the_worst_case(out, players):
-    _, worth = worth_by_label(out / "tokens-letter.pdf", {"GREENBACK", "CREDIT", "CBDEBT"})
+    template = (REPO / "templates" / "banking" / "token.svg.j2").read_text(encoding="utf-8")
+    fills = dict(re.findall(r'"(greenback|credit|cbdebt)": \("(#[0-9a-f]{6})"', template))
+    _, worth = worth_by_fill(out / "tokens-letter.pdf",
+                             {fill: kind.upper() for kind, fill in fills.items()})
     worst = worst_case_tokens(players)
     assert worth["CREDIT"] >= worst  # every token on every Asset a Credit Rating
     assert worth["CBDEBT"] >= worst  # Quantitative Easing: every token a repo
@@ -173,3 +195,32 @@ def test_player_aid_one_per_player_with_the_thresholds_for_each_count(out, playe
         assert back.count(f"{count}players:{5 * count}Assetsinplay,or{2 * count}liquidated") \
             == players
     assert back.count("untitled") >= players or back.count("notitle") >= players
+
+
+def test_a_five_says_it_counts_five_on_the_token_and_the_aid(out):
+    """The rules count tokens one by one; a 5 must say it is five of them, on every 5 token
+    and on the player aid."""
+    for sheet in ("tokens", "debt_tokens"):
+        with pdfplumber.open(out / f"{sheet}-letter.pdf") as pdf:
+            for page in pdf.pages:
+                words = page.extract_words(extra_attrs=["size"])
+                fives = [w for w in words if re.fullmatch(r"\$?5", w["text"])
+                         and pt_to_mm(w["size"]) > 4]
+                labels = [w for w in words if w["text"] == "TOKENS"]
+                assert len(fives) == len(labels), (sheet, page.page_number)
+    with pdfplumber.open(out / "aid-letter.pdf") as pdf:
+        text = "".join("".join((page.extract_text() or "").split()) for page in pdf.pages)
+    assert "a5countsfive" in text and "a5TOKENSpieceisfive" in text
+
+
+def test_the_loan_at_par_is_printed_as_optional_with_its_clauses(out):
+    """The rules head the loan at par "Optional Rule" and say it must be accepted: the aid names
+    it among the optional rules only, and the cover sheet prints it whole."""
+    backs = read_sheet(out / "aid-letter.pdf").backs
+    assert backs
+    for card in backs:
+        rules, options = "".join(card.text.split()).split("Optionalrules")
+        assert "loanatpar" not in rules.lower() and "Loanatpar" in options
+    with pdfplumber.open(out / "cover-letter.pdf") as pdf:
+        cover = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "Loan at par:" in cover and "must be accepted" in cover

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -111,7 +112,8 @@ def test_whole_board_is_22_by_17_inches_with_the_loop_and_deck_spaces(out):
     # every green space says MARKET UP, every red one MARKET DOWN (the Market Up deck space
     # and the Market Down one add one each): readable without colour
     assert words["UP"] == spaces["green"] + 1 and words["DOWN"] == spaces["red"] + 1
-    for needle in ("START", "BAILOUT", "+5%", "–5%", "CYCLECARDS", "BANKTOWER", "Buildingboard"):
+    for needle in ("START", "BAILOUT", "+5%", "–5%", "CYCLECARDS", "BANKTOWER", "BUILDINGBOARD",
+                   "grey:roads·framed:squarecityblocks"):
         assert needle in text, needle
 
 
@@ -161,8 +163,7 @@ def declared_mm(deck: str) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("paper", PAPER_NAMES)
-@pytest.mark.parametrize("deck", ["digits", "land_markers", "building_markers",
-                                  "plaza_markers", "money", "cycles"])
+@pytest.mark.parametrize("deck", ["digits", "markers_blue", "markers_bank", "money", "cycles"])
 def test_crop_marks_describe_the_declared_piece_size(out, deck, paper):
     width, height = declared_mm(deck)
     with pdfplumber.open(out / f"{deck}-{paper}.pdf") as pdf:
@@ -188,23 +189,53 @@ def letters(pdf, min_mm: float) -> Counter:
                    if pt_to_mm(ch["size"]) >= min_mm)
 
 
-def test_markers_per_colour_cover_the_worst_case(out):
+def marker_letters(path: Path) -> Counter:
+    """The colour letters printed on a sheet of markers: land and plaza markers carry one big
+    letter, a building cell four smaller ones (3 mm and up: the kind's name is smaller)."""
+    with pdfplumber.open(path) as pdf:
+        return letters(pdf, 3)
+
+
+@pytest.mark.parametrize("paper", PAPER_NAMES)
+def test_each_colour_prints_alone_within_the_rules_suggestion(out, paper):
+    """A group prints only its colours: each colour's markers are a PDF of their own holding that
+    colour's letter and no other, with land and building markers in the rules' 30 to 50 and a
+    plaza marker for every block a colour could hold (not more than the board has)."""
+    supply = data("supply.yaml")
     investors = data("investors.yaml")
-    colours = [c["letter"] for c in investors if not c.get("bank")]
-    assert len(colours) >= 7 and len(set(colours)) == len(colours)  # 7 investors, one letter each
-    with pdfplumber.open(out / "land_markers-letter.pdf") as pdf:
-        land = letters(pdf, 4)
-    with pdfplumber.open(out / "building_markers-letter.pdf") as pdf:
-        building = letters(pdf, 4)
-    with pdfplumber.open(out / "plaza_markers-letter.pdf") as pdf:
-        plaza = letters(pdf, 4)
-    for letter in colours:
-        assert land[letter] >= most_land_squares() == 124
-        assert building[letter] >= most_land_squares()
-        assert plaza[letter] >= 25 + 1  # every block, and the Bank Tower's
-    bank = next(c["letter"] for c in investors if c.get("bank"))
-    assert building[bank] >= 3 * 7  # three mortgages for each of seven investors
-    assert set(land) == set(colours) and set(plaza) == set(colours)
+    colours = [c for c in investors if not c.get("bank")]
+    assert len(colours) >= 7
+    for colour in colours:
+        path = out / f"markers_{colour['name'].lower()}-{paper}.pdf"
+        with pdfplumber.open(path) as pdf:
+            text = "".join(squeeze(page.extract_text()) for page in pdf.pages)
+        words = {kind: text.count(kind) for kind in ("LAND", "PLAZA")}
+        found = marker_letters(path)
+        assert set(found) == {colour["letter"]}, (path.name, found)
+        assert 30 <= words["LAND"] == supply["land_per_colour"] <= 50
+        assert 1 <= words["PLAZA"] == supply["plaza_per_colour"] <= 25 + 1
+        # one big letter per land or plaza marker, the rest are building markers
+        building = found[colour["letter"]] - words["LAND"] - words["PLAZA"]
+        assert 30 <= supply["building_per_colour"] <= building < supply["building_per_colour"] + 4
+    bank = next(c for c in investors if c.get("bank"))
+    found = marker_letters(out / f"markers_bank-{paper}.pdf")
+    assert set(found) == {bank["letter"]} and found[bank["letter"]] >= 3 * 7
+
+
+def test_check_accepts_fifty_markers_of_a_kind_and_refuses_sixty(tmp_path, capsys):
+    """The rules suggest 30 to 50 of each kind per colour: 50 passes `pnp check`, 60 does not."""
+    game = tmp_path / "content" / "boomtown"
+    shutil.copytree(REPO / "content" / "boomtown", game)
+    shutil.copytree(REPO / "templates" / "boomtown", tmp_path / "templates" / "boomtown")
+    supply = game / "supply.yaml"
+    text = supply.read_text(encoding="utf-8")
+    for count, code in ((50, 0), (60, 1)):
+        supply.write_text(re.sub(r"land_per_colour: \d+", f"land_per_colour: {count}", text),
+                          encoding="utf-8")
+        assert main(["check", "--root", str(tmp_path), "--game", "boomtown"]) == code
+        out_text = capsys.readouterr()
+        if code:
+            assert "markers-land" in out_text.out + out_text.err
 
 
 def test_value_tiles_and_bills_match_their_tables(out):
@@ -232,7 +263,7 @@ def test_record_sheet_is_one_page_of_the_paper(out, paper):
         assert column in text
 
 
-SMALL_PIECES = ("digits", "land_markers", "building_markers", "plaza_markers")
+SMALL_PIECES = ("digits", "markers_")
 
 
 def credited(path: Path) -> bool:
@@ -246,11 +277,34 @@ def credited(path: Path) -> bool:
 def test_every_card_board_and_page_sheet_credits_the_designer(out, paper):
     sheets = [p for p in sorted(out.glob(f"*-{paper}.pdf"))
               if not p.name.startswith(SMALL_PIECES)]
-    assert len(sheets) == 8
+    assert len(sheets) == 9  # eight card, board and page sheets and the cover
     for path in sheets:
         assert credited(path), path.name
 
 
 def test_sheets_of_small_pieces_credit_the_designer(out):
-    assert all(credited(out / f"{deck}-{paper}.pdf")
-               for deck in SMALL_PIECES for paper in PAPER_NAMES)
+    small = [p for paper in PAPER_NAMES for p in sorted(out.glob(f"*-{paper}.pdf"))
+             if p.name.startswith(SMALL_PIECES)]
+    assert len(small) == 2 * (1 + 8)  # value tiles and eight colours of markers, per paper
+    assert all(credited(path) for path in small)
+
+
+@pytest.mark.parametrize("file, old, new, rule", [
+    ("economy.yaml", "rent_percent: 10", "rent_percent: 15", "printed-percentages"),
+    ("spaces.csv", "23,", "23,green\n24,", "board-loop-cells"),
+    ("cycles.yaml", "square_green: 20", "square_green: 18", "cycle-heights-rise"),
+])
+def test_check_catches_a_kit_edit_the_print_would_not_show(tmp_path, capsys, file, old, new,
+                                                           rule):
+    """Edits that printed a wrong kit with `pnp check` clean: a rent figure the cards do not
+    print, a loop space the board leaves off, a cycle whose limits do not rise."""
+    game = tmp_path / "content" / "boomtown"
+    shutil.copytree(REPO / "content" / "boomtown", game)
+    shutil.copytree(REPO / "templates" / "boomtown", tmp_path / "templates" / "boomtown")
+    path = game / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    assert main(["check", "--root", str(tmp_path), "--game", "boomtown"]) == 1
+    captured = capsys.readouterr()
+    assert f"(rule {rule})" in captured.out + captured.err

@@ -100,31 +100,45 @@ def test_a_two_sided_player_aid_for_each_of_four_players(letter):
         assert card.has("AT ANY TIME") and card.has("3M per Trust card"), card.text
 
 
-def trust_names() -> dict[str, int]:
+def trust_bailouts() -> Counter:
     with open(REPO / "content" / "crunch" / "trust.csv", encoding="utf-8") as f:
-        return {row["name"]: int(row["bailout"]) for row in csv.DictReader(f)}
+        return Counter(int(row["bailout"]) for row in csv.DictReader(f))
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_each_bailout_lies_behind_its_own_trust_card(crunch, paper):
-    """Fronts and backs pages in turn: every Trust card's name is read on the fronts page, every
-    bailout amount on the backs page, and turning the backs page over on its long edge must
-    bring the amount's panel onto that card's seal block (within 0.1 mm)."""
-    expected = trust_names()
+def test_the_fifteen_trust_fronts_read_alike(crunch, paper):
+    """The side everyone sees must not tell one Trust card from another: every front extracts to
+    the same text (no name, no number), so "your topmost Trust card" is not a choice."""
+    fronts = read_sheet(crunch[f"trust-{paper}"]).fronts
+    assert len(fronts) == 15
+    texts = {" ".join(card.text.split()) for card in fronts}
+    assert len(texts) == 1, texts
+    (text,) = texts
+    assert "TRUST" in "".join(text.split()) and "No." not in text
+    assert all(name not in text for name in trust_names())
+
+
+def trust_names() -> list[str]:
+    with open(REPO / "content" / "crunch" / "trust.csv", encoding="utf-8") as f:
+        return [row["name"] for row in csv.DictReader(f)]
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_each_bailout_lies_behind_a_trust_seal_block(crunch, paper):
+    """Fronts and backs pages in turn: every bailout amount is read on the backs page, and turning
+    the backs page over on its long edge must bring each amount's panel onto a Trust card's seal
+    block (within 0.1 mm), so no amount shows through an unguarded part of a front. The fronts
+    being alike, which bailout lies behind which card does not matter; the amounts printed must
+    be the kit's own, and the card's number only on this hidden side."""
     sheet = read_sheet(crunch[f"trust-{paper}"])
-    seen = {}
+    seen = Counter()
     for fronts, backs in zip(sheet.pages[0::2], sheet.pages[1::2]):
-        panels = []
+        blocks = [front.rects_of(45, 30)[0] for front in fronts]
         for back in backs:
             (panel,) = back.rects_of(45, 30)
             (amount,) = amounts(back.words_in(panel))
-            panels.append((panel, amount))
-        for front in fronts:
-            (name,) = [n for n in expected if front.has(n)]
-            (block,) = front.rects_of(45, 30)
-            under = [amount for panel, amount in panels
-                     if close(panel, mirrored(block, sheet.width_mm))]
-            assert under == [expected[name]], f"{name} on {paper}"
-            seen[name] = under[0]
-    assert seen == expected and len(seen) == 15
-    assert 0 in seen.values()
+            assert any(close(panel, mirrored(block, sheet.width_mm)) for block in blocks)
+            assert back.has("Trust card No.")
+            seen[amount] += 1
+    assert seen == trust_bailouts() and sum(seen.values()) == 15
+    assert seen[0] >= 1
