@@ -496,7 +496,8 @@ def kit_part(sheet: Sheet) -> KitPart:
                        sheet.back is not None)
     if isinstance(sheet, Board):
         return KitPart(sheet.name, sheet.title, "board", 1, sheet.size)
-    return KitPart(sheet.name, sheet.title, "page", sheet.copies, None)
+    # A whole page, or a deck's tuck box: one printed sheet each (a page may ask for copies).
+    return KitPart(sheet.name, sheet.title, "page", getattr(sheet, "copies", 1), None)
 
 
 def assembly_thumbnail(tiling: Tiling) -> Rect:
