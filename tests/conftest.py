@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,12 @@ import pytest
 # (`user_cache`).
 SESSION_CACHE = tempfile.mkdtemp(prefix="pnp-test-cache-")
 os.environ["PNP_CACHE_DIR"] = SESSION_CACHE
+
+# Tests interrupt pnp's child processes with SIGINT. A run started in the background by a
+# shell without job control ignores SIGINT, and an ignored signal is inherited across exec:
+# Python's own handler here is reset to the default in every child instead.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 from pnp.cli import main  # noqa: E402 - after the cache is chosen
 from pnp.units import pt_to_mm  # noqa: E402
