@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from .findings import Findings
-from .layout.impose import PrintOptions, impose, sheet_file_name
+from .layout.impose import PRINTABLE_MM, PrintOptions, impose, sheet_file_name
 from .layout.plans import DocumentInfo, PagePlan, Placement
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
@@ -126,7 +126,9 @@ class Deck:
             layout = replace(layout, duplex="none", backs="none")
         try:
             pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
-                           printer=options.printer_name, layout_name=options.layout)
+                           printer=options.printer_name, layout_name=options.layout,
+                           printable_mm=printable_margin(options),
+                           texts=self.furniture_texts(renderer.info, options.layout))
         except ValueError:
             sheet = PAPERS[paper]
             findings.error("layout-too-large", self.where.of("size"),
@@ -136,6 +138,11 @@ class Deck:
                            "declare it as a board, which is tiled over the paper")
             return []
         sheets = max(page.number for page in pages)
+        edge = printable_margin(options)
+        edge = layout.printable_margin_mm if edge is None else edge
+        if layout.kind == "single":  # a page the size of the piece goes to a print shop
+            edge = 0.0
+        self._check_slots_printable(pages, edge, paper, findings)
         if options.ink_saver:
             from .render.inksaver import save_ink  # its XML reader loads only when it is asked for
 
@@ -146,7 +153,8 @@ class Deck:
         for page in pages:
             furniture = {part: renderer.render(
                 FURNITURE_TEMPLATE, None, expect=page.paper, part=part, page=page, deck=self,
-                layout=layout, sheets=sheets, paper_name=paper).svg
+                layout=layout, sheets=sheets, paper_name=paper,
+                printable_mm=edge if page.furniture or page.marks else None).svg
                 for part in ("fixed", "page")}
             # The fixed furniture repeats on every page of a side, so it is placed like a
             # shared back and drawn once per document.
@@ -159,6 +167,36 @@ class Deck:
         document = document_info(renderer.info, self.title, paper_label(paper), layout.duplex)
         name = sheet_file_name(self.name, paper, options.layout, layout, options.ink_saver)
         return [Output(name, apply_printer(plans, options.printer), document)]
+
+    def _check_slots_printable(self, pages, edge_mm: float, paper: str, findings: Findings
+                               ) -> None:
+        """A piece inside the printable margin: the layout's margins are narrower than what a
+        home printer prints. (Its bleed may reach in: nothing is lost if it does not print.)"""
+        if not edge_mm or not pages:
+            return
+        for page in pages:
+            size = page.paper
+            for slot in page.slots:
+                shown = slot.rect
+                gap = min(shown.x_mm, shown.y_mm, size.width_mm - shown.right_mm,
+                          size.height_mm - shown.bottom_mm)
+                if gap < edge_mm - 0.01:
+                    findings.warning(
+                        "print-edge", self.where.of("size"),
+                        f"on {paper_label(paper)}, a {_mm(self.size)} piece is drawn "
+                        f"{max(gap, 0):.1f} mm from the paper's edge, inside the {edge_mm:g} mm "
+                        "most home printers leave blank", subject=f"deck {self.name}",
+                        hint="give the layout a larger min_margin_mm, or a smaller "
+                             "printable_margin_mm if the printer prints closer")
+                    return
+
+    def furniture_texts(self, info: Any, layout_name: str) -> dict[str, str]:
+        """The longest credit line and footer the sheet's pages carry (sheet.svg.j2 writes
+        them), so their boxes are made long enough to print them at 5 pt."""
+        pages = f"{len(self.items)}/{len(self.items)}"
+        return {"credit": info.licence.attribution if info else "",
+                "footer": f"{info.title if info else ''} · {self.title} · sheet {pages} · "
+                          f"fronts and backs · layout {layout_name}"}
 
     def gallery(self) -> list[tuple[str, dict[str, str]]]:
         return [(front.label, {"front": front.svg, **({"back": back.svg} if self.back else {})})
@@ -213,7 +251,7 @@ class Board:
         svg = self.face.svg if self.face else ""
         page = Rect(0, 0, *tiling.paper)
         context = dict(board=self, tiling=tiling, paper_name=paper_label(paper),
-                       expect=tiling.paper)
+                       expect=tiling.paper, printable_mm=PRINTABLE_MM)
 
         def draw(template: str, layer: str, **extra) -> str:
             return renderer.render(template, None, layer=layer, **context, **extra).svg
@@ -256,7 +294,7 @@ class Page:
         size = PAPERS[paper]
         return render_stamped(renderer, self.template, self.item, size, sheet=self,
                               paper=size, paper_name=paper_label(paper), number=number,
-                              copies=self.copies)
+                              copies=self.copies, printable_mm=PRINTABLE_MM)
 
     def render(self, renderer: Renderer) -> None:
         self.join([part() for part in self.parts(renderer)])
@@ -338,6 +376,11 @@ def document_info(info: Any, title: str, detail: str, duplex: str) -> DocumentIn
         keywords=f"print and play; {info.licence.name}",
         duplex=duplex,
     )
+
+
+def printable_margin(options: PrintOptions) -> float | None:
+    """The printer profile's printable margin, when it gives one (else the layout's)."""
+    return getattr(options.printer, "printable_margin_mm", None) if options.printer else None
 
 
 def paper_label(paper: str) -> str:

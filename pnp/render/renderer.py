@@ -30,7 +30,7 @@ from ..errors import OutsideError
 from ..findings import Findings, Location, display_path
 from ..fonts import FACES, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
-from .safety import MIN_TEXT_PT, face_problems
+from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
 from .textfit import TOKEN, fit_text, tokens_in, wrap
 from ..units import MM_PER_INCH, Size
 
@@ -148,7 +148,7 @@ class Renderer:
         # Each distinct drawing's root attributes, or why it is not well-formed XML: a deck's
         # backs are one drawing, parsed once.
         self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
-        self._safety: dict[str, list] = {}  # each distinct drawing's print-safety problems
+        self._safety: dict[tuple, list] = {}  # each distinct drawing's print-safety problems
         self._flagged: set[tuple[Location, str]] = set()  # (template line, rule) reported
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
@@ -187,15 +187,16 @@ class Renderer:
         piece or over its frame or other text. Once per template line and rule."""
         deck = context.get("deck")
         bleed = float(getattr(deck, "bleed_mm", 0) or 0) if deck is not None else 0.0
-        problems = self._safety.get(svg)
+        edge = context.get("printable_mm")
+        problems = self._safety.get((svg, edge))
         if problems is None:
             # The face's own stamp and the game's credit line are what they are, whatever a
             # template calls them.
             small = {str(context.get("stamp") or ""): "stamp",
                      str(getattr(getattr(self.info, "licence", None), "attribution", "")):
                      "credit"}
-            problems = self._safety[svg] = face_problems(svg, expect.width_mm,
-                                                         expect.height_mm, bleed, small)
+            problems = self._safety[(svg, edge)] = face_problems(
+                svg, expect.width_mm, expect.height_mm, bleed, small, edge_mm=edge)
         if not problems:
             return
         rendered = svg.splitlines()
@@ -282,8 +283,10 @@ class Renderer:
         # A line with expressions: its literal parts around them, in this template or one it
         # imports macros from.
         folder = posixpath.dirname(filename)
-        others = [(name, text) for name, text in self.env.loader.shown_sources.items()
-                  if name != filename and posixpath.dirname(name) == folder]
+        imported = set(re.findall(r"\{%-?\s*(?:from|import|include)\s+[\"']([^\"']+)", source))
+        others = sorted(((name, text) for name, text in self.env.loader.shown_sources.items()
+                         if name != filename and posixpath.dirname(name) == folder),
+                        key=lambda pair: posixpath.basename(pair[0]) not in imported)
         for name, text in [(filename, source)] + others:
             for number, pattern in _line_patterns(text):
                 if pattern.fullmatch(wanted):
@@ -353,12 +356,13 @@ class Renderer:
     def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
                  font: str = "body", size_pt: float = 9, min_pt: float | None = None,
                  leading: float = 1.2, align: str = "left", valign: str = "top",
-                 fill: str = "#000000", policy: str = "shrink", text: str | None = None
-                 ) -> Markup:
+                 fill: str = "#000000", policy: str = "shrink", text: str | None = None,
+                 role: str = "") -> Markup:
         """Fit `card.<field>` into the box (x, y, width, height in mm) and draw it.
 
         policy 'shrink' may go down to `min_pt` (a warning below `size_pt`); 'fail' may not.
         `text` draws other words (a title with its number) checked at the field's location.
+        `role` "credit" (or "stamp") marks text that may print at MIN_SMALL_PT.
         """
         text = str(getattr(card, field) if text is None else text)
         x, y, width, height = box_mm
@@ -379,12 +383,13 @@ class Renderer:
                     hint="shorten it a little if it should print at the designed size")
         if where is not None and fit.fits:
             self._check_safe_zone(fit, x, y, height, valign, where, label, field)
-        if where is not None and fit.size_pt < MIN_TEXT_PT - 0.005 and fit.lines:
+        least = MIN_SMALL_PT if role in SMALL_ROLE_NAMES else MIN_TEXT_PT
+        if where is not None and fit.size_pt < least - 0.005 and fit.lines:
             self.findings.warning(
                 "print-text-size", where, f"text prints at {fit.size_pt:g} pt, under "
-                f"{MIN_TEXT_PT:g} pt", subject=label, field=field,
+                f"{least:g} pt", subject=label, field=field,
                 hint=f"shorten it, or give the template's text box a minimum of "
-                     f"{MIN_TEXT_PT:g} pt or more")
+                     f"{least:g} pt or more")
         return self._draw(fit, face.face, x, y, width, height, valign, fill)
 
     def _check_safe_zone(self, fit, x, y, height, valign, where, label, field) -> None:

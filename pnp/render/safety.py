@@ -10,7 +10,9 @@ and data text alike:
 - a face's edge: a face that paints up to its trim must paint on into its bleed, or a cut
   that wanders shows a white sliver;
 - fixed text that runs off its piece, crosses the outline of a frame or a badge it is partly
-  on, or is drawn over other text.
+  on, or is drawn over other text;
+- on a page printed at home (a sheet's margins, a whole-page sheet, a board's tile), anything
+  drawn within its printable margin of the paper's edge.
 
 The renderer turns each problem into a finding at the template line that drew it; text drawn
 by `text_box` is checked there, at its data line, and is only a party to overlaps here.
@@ -25,6 +27,7 @@ from .drawn import Box, Mark, SMALL_ROLES, inside, is_white, marks_of, overlap
 MIN_TEXT_PT = 6.0  # below this, rules text is hard to read on a home print
 MIN_SMALL_PT = 5.0  # credit lines, stamps and footers: read once, may be smaller
 EDGE_TOUCH_MM = 0.05  # paint this close to the trim reaches the edge
+PATTERN_MM = 6.0  # paint shorter than this along every edge it touches is a pattern's piece
 OVERLAP_MM = 0.3  # glyph boxes overlapping less than this both ways are left alone
 SMALL_ROLE_NAMES = SMALL_ROLES + ("footer",)
 
@@ -71,6 +74,11 @@ def bleed_problems(marks: tuple[Mark, ...], width_mm: float, height_mm: float,
         if mark.kind == "text" or not mark.fill or is_white(mark.fill) or mark.line in reported:
             continue
         x0, y0, x1, y1 = mark.box
+        # A pattern's small pieces crossing the trim are the pattern going on, not an edge
+        # colour: only paint that runs along the edge for a while counts.
+        along_x, along_y = min(x1, width_mm) - max(x0, 0), min(y1, height_mm) - max(y0, 0)
+        if max(along_x, along_y) < PATTERN_MM:
+            continue
         sides = []
         if x0 <= EDGE_TOUCH_MM and x0 > -bleed_mm + 0.01 and y1 > 0 and y0 < height_mm:
             sides.append(("left", x0))
@@ -111,9 +119,20 @@ def text_place_problems(marks: tuple[Mark, ...], width_mm: float, height_mm: flo
                 f"text '{_short(mark.text)}' runs off the {width_mm:g} x {height_mm:g} mm "
                 "piece", "shorten it, set it smaller or move it inside the piece"))
             continue
+        # What the text stands on: the last filled shape before it that holds it whole.
+        # Shapes drawn before that one are hidden under it; shapes drawn after the text
+        # are not what it is written on.
+        ground = max((m.order for m in marks if m.order < mark.order and m.kind != "text"
+                      and m.fill and inside(ink, m.box, 0.01)), default=-1)
+        ground_fill = marks[ground].fill if ground >= 0 else ""
         for shape in marks:
-            if shape.kind in ("text", "line", "image") or shape.order < 0:
+            if shape.kind in ("text", "line", "image") or not \
+                    ground < shape.order < mark.order:
                 continue
+            if shape.kind in ("path", "polyline", "polygon") and not shape.fill:
+                continue  # a drawn line: its box says little of where it runs
+            if shape.fill == ground_fill and not shape.stroke:
+                continue  # more of the same ground: no edge shows
             across, down = overlap(ink, shape.box)
             if across <= OVERLAP_MM or down <= OVERLAP_MM or _big(shape.box, piece):
                 continue
@@ -147,6 +166,30 @@ def text_place_problems(marks: tuple[Mark, ...], width_mm: float, height_mm: flo
     return problems
 
 
+def edge_problems(marks: tuple[Mark, ...], width_mm: float, height_mm: float,
+                  edge_mm: float) -> list[Problem]:
+    """Anything drawn closer than `edge_mm` to the edge of a page most home printers leave
+    blank there (once per drawing line)."""
+    problems = []
+    seen: set[int] = set()
+    for mark in marks:
+        if mark.line in seen or (mark.fill and is_white(mark.fill) and not mark.stroke):
+            continue
+        x0, y0, x1, y1 = mark.box
+        gap = min(x0, y0, width_mm - x1, height_mm - y1)
+        if gap < edge_mm - 0.01:
+            seen.add(mark.line)
+            what = f"text '{_short(mark.text)}'" if mark.kind == "text" else \
+                f"a {mark.role or mark.kind}" if mark.role else f"a {mark.kind}"
+            problems.append(Problem(
+                "print-edge", mark.line,
+                f"{what} comes {max(gap, 0):.1f} mm from the edge of the {width_mm:g} x "
+                f"{height_mm:g} mm page, inside the {edge_mm:g} mm most home printers leave "
+                "blank", "keep it further in, or give the layout (or the printer profile) a "
+                "smaller printable_margin_mm if the printer prints closer"))
+    return problems
+
+
 def _big(box: Box, piece: Box) -> bool:
     """A background: a shape covering most of the piece both ways is not a frame for text."""
     return (box[2] - box[0]) >= 0.9 * (piece[2] - piece[0]) and \
@@ -154,17 +197,20 @@ def _big(box: Box, piece: Box) -> bool:
 
 
 def face_problems(svg: str, width_mm: float, height_mm: float, bleed_mm: float = 0.0,
-                  known: dict[str, str] | None = None, placement: bool = True
-                  ) -> list[Problem]:
+                  known: dict[str, str] | None = None, placement: bool = True,
+                  edge_mm: float | None = None) -> list[Problem]:
     """Every print-safety problem of one face; `bleed_mm` is the bleed it must paint into
     where it paints its edge (0: none checked); `known` names the roles of texts known by
-    their words (its stamp, the credit line); `placement` checks where its fixed text
+    their words (its stamp, the credit line); `edge_mm`, for a page printed at home, is the
+    margin kept blank; `placement` checks where its fixed text
     lies."""
     marks = marks_of(svg)
     problems = text_size_problems(marks, known)
     problems += bleed_problems(marks, width_mm, height_mm, bleed_mm)
     if placement:
         problems += text_place_problems(marks, width_mm, height_mm)
+    if edge_mm:
+        problems += edge_problems(marks, width_mm, height_mm, edge_mm)
     return problems
 
 
