@@ -192,7 +192,7 @@ class Deck:
 
     def furniture_texts(self, info: Any, layout_name: str) -> dict[str, str]:
         """The longest credit line and footer the sheet's pages carry (sheet.svg.j2 writes
-        them), so their boxes are made long enough to print them at 5 pt."""
+        them), so their boxes are made long enough to print them at 5 and 6 pt."""
         pages = f"{len(self.items)}/{len(self.items)}"
         return {"credit": info.licence.attribution if info else "",
                 "footer": f"{info.title if info else ''} · {self.title} · sheet {pages} · "

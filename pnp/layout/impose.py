@@ -696,9 +696,10 @@ _SIDES = {
 
 def furniture_lengths(texts: dict[str, str]) -> tuple[tuple[str, float], ...]:
     """How long the credit and footer boxes must be for their longest text (`texts`, by
-    kind) to print at SMALL_LINE_MM: at least their usual length."""
+    kind) to print at their least size (5 and 6 pt): at least their usual length."""
     usual = {"footer": FOOTER_LENGTH_MM, "credit": CREDIT_LENGTH_MM}
-    return tuple((kind, max(usual[kind], text_width_mm(text, "body", SMALL_LINE_MM) + 1.5))
+    least = {"footer": NOTE_PT["body"], "credit": SMALL_LINE_MM}
+    return tuple((kind, max(usual[kind], text_width_mm(text, "body", least[kind]) + 1.5))
                  for kind, text in sorted(texts.items()) if kind in usual and text)
 
 

@@ -4,9 +4,10 @@ rendered SVG line that drew them.
 What a home printer or a cutter does to a print, checked on what a template draws, fixed text
 and data text alike:
 
-- text size as printed: rules-bearing text at least MIN_TEXT_PT, credit lines, version stamps
-  and sheet footers (marked `data-role="credit"`, `"stamp"` or `"footer"` on the text or a
-  group around it; pnp's own stamp is one) at least MIN_SMALL_PT;
+- text size as printed: rules-bearing text at least MIN_TEXT_PT; credit lines and version
+  stamps at least MIN_SMALL_PT. A template marks them `data-role="credit"` or
+  `data-role="stamp"` on the text or a group around it (`text_box(..., role="credit")` for a
+  fitted one); the face's own stamp and the game's attribution are known by their words;
 - a face's edge: a face that paints up to its trim must paint on into its bleed, or a cut
   that wanders shows a white sliver;
 - fixed text that runs off its piece, crosses the outline of a frame or a badge it is partly
@@ -29,7 +30,7 @@ MIN_SMALL_PT = 5.0  # credit lines, stamps and footers: read once, may be smalle
 EDGE_TOUCH_MM = 0.05  # paint this close to the trim reaches the edge
 PATTERN_MM = 6.0  # paint shorter than this along every edge it touches is a pattern's piece
 OVERLAP_MM = 0.3  # glyph boxes overlapping less than this both ways are left alone
-SMALL_ROLE_NAMES = SMALL_ROLES + ("footer",)
+SMALL_ROLE_NAMES = SMALL_ROLES
 
 
 @dataclass(frozen=True)
