@@ -222,9 +222,12 @@ def test_a_failed_build_records_no_history(project, run):
 # -- reprint -----------------------------------------------------------------------------------
 
 def _cards(page) -> dict[tuple[float, float], str]:
-    """Every poker card on a page: its top-left corner (mm) and the words drawn on it."""
-    rects = [r for r in page.rects if abs(pt_to_mm(r["width"]) - 63) < 0.05
-             and abs(pt_to_mm(r["height"]) - 88) < 0.05]
+    """Every poker card on a page: its top-left corner (mm) and the words drawn on it. A card's
+    background runs 5 mm past its trim (a bleed has something in it)."""
+    past = mm_to_pt(5)
+    rects = [{"x0": r["x0"] + past, "x1": r["x1"] - past, "top": r["top"] + past,
+              "bottom": r["bottom"] - past} for r in page.rects
+             if abs(pt_to_mm(r["width"]) - 73) < 0.05 and abs(pt_to_mm(r["height"]) - 98) < 0.05]
     words = page.extract_words()
     cards = {}
     for r in rects:
