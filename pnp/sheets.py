@@ -21,7 +21,7 @@ from typing import Any, Callable, Protocol
 from .findings import Findings
 from .layout.cutter import cut_dxf, cut_svg, outlines_dxf, outlines_svg, svg_path
 from .layout.tuckbox import dieline, fit_dieline, inner_size
-from .layout.impose import PrintOptions, SlotProblem, impose, sheet_file_name
+from .layout.impose import PRINTABLE_MM, PrintOptions, SlotProblem, impose, sheet_file_name
 from .layout.plans import DocumentInfo, PagePlan, Placement, with_trim_outline
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
@@ -133,6 +133,8 @@ class Deck:
         try:
             pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
                            printer=options.printer_name, layout_name=options.layout,
+                           printable_mm=printable_margin(options),
+                           texts=self.furniture_texts(renderer.info, options.layout),
                            with_backs=self.back is not None)
         except SlotProblem as exc:
             where = exc.spec.where.at if exc.spec is not None else self.where.of("size")
@@ -149,6 +151,11 @@ class Deck:
                            "declare it as a board, which is tiled over the paper")
             return []
         sheets = max(page.number for page in pages)
+        edge = printable_margin(options)
+        edge = layout.printable_margin_mm if edge is None else edge
+        if layout.kind == "single":  # a page the size of the piece goes to a print shop
+            edge = 0.0
+        self._check_slots_printable(pages, edge, paper, findings)
         if options.ink_saver:
             from .render.inksaver import save_ink  # its XML reader loads only when it is asked for
 
@@ -161,7 +168,9 @@ class Deck:
         def draw(part: str, page) -> str:
             return renderer.render(FURNITURE_TEMPLATE, None, expect=page.paper, part=part,
                                    page=page, deck=self, layout=layout, sheets=sheets,
-                                   paper_name=paper).svg
+                                   paper_name=paper,
+                                   printable_mm=edge if page.furniture or page.marks else None
+                                   ).svg
 
         for page in pages:
             # The "fixed" part is, by its template's contract, the same on every page of a
@@ -192,6 +201,36 @@ class Deck:
                 for page in pages if page.side == "front"
                 for kind, write in (("svg", cut_svg), ("dxf", cut_dxf)))
         return [Output(name, apply_printer(plans, options.printer), document, extras)]
+
+    def _check_slots_printable(self, pages, edge_mm: float, paper: str, findings: Findings
+                               ) -> None:
+        """A piece inside the printable margin: the layout's margins are narrower than what a
+        home printer prints. (Its bleed may reach in: nothing is lost if it does not print.)"""
+        if not edge_mm or not pages:
+            return
+        for page in pages:
+            size = page.paper
+            for slot in page.slots:
+                shown = slot.rect
+                gap = min(shown.x_mm, shown.y_mm, size.width_mm - shown.right_mm,
+                          size.height_mm - shown.bottom_mm)
+                if gap < edge_mm - 0.01:
+                    findings.warning(
+                        "print-edge", self.where.of("size"),
+                        f"on {paper_label(paper)}, a {_mm(self.size)} piece is drawn "
+                        f"{max(gap, 0):.1f} mm from the paper's edge, inside the {edge_mm:g} mm "
+                        "most home printers leave blank", subject=f"deck {self.name}",
+                        hint="give the layout a larger min_margin_mm, or a smaller "
+                             "printable_margin_mm if the printer prints closer")
+                    return
+
+    def furniture_texts(self, info: Any, layout_name: str) -> dict[str, str]:
+        """The longest credit line and footer the sheet's pages carry (sheet.svg.j2 writes
+        them), so their boxes are made long enough to print them at 5 and 6 pt."""
+        pages = f"{len(self.items)}/{len(self.items)}"
+        return {"credit": info.licence.attribution if info else "",
+                "footer": f"{info.title if info else ''} · {self.title} · sheet {pages} · "
+                          f"fronts and backs · layout {layout_name}"}
 
     def gallery(self) -> list[tuple[str, dict[str, str]]]:
         def shown(svg: str) -> str:  # a rounded trim is drawn, so the proof shows the cut
@@ -259,7 +298,7 @@ class Board:
         svg = self.face.svg if self.face else ""
         page = Rect(0, 0, *tiling.paper)
         context = dict(board=self, tiling=tiling, paper_name=paper_label(paper),
-                       expect=tiling.paper)
+                       expect=tiling.paper, printable_mm=PRINTABLE_MM)
 
         def draw(template: str, layer: str, **extra) -> str:
             return renderer.render(template, None, layer=layer, **context, **extra).svg
@@ -348,7 +387,7 @@ class Page:
         return render_stamped(renderer, self.template, self.item, size, sheet=self,
                               paper=size, paper_name=paper_label(paper), number=number,
                               copies=self.copies, kit=kit_contents(self.kit, paper, options),
-                              duplex=layout.duplex)
+                              duplex=layout.duplex, printable_mm=PRINTABLE_MM)
 
     def render(self, renderer: Renderer) -> None:
         self.join([part() for part in self.parts(renderer)])
@@ -556,6 +595,11 @@ def document_info(info: Any, title: str, detail: str, duplex: str) -> DocumentIn
         keywords=f"print and play; {info.licence.name}",
         duplex=duplex,
     )
+
+
+def printable_margin(options: PrintOptions) -> float | None:
+    """The printer profile's printable margin, when it gives one (else the layout's)."""
+    return getattr(options.printer, "printable_margin_mm", None) if options.printer else None
 
 
 def paper_label(paper: str) -> str:
