@@ -131,11 +131,8 @@ class Deck:
         if self.back is None:
             layout = replace(layout, duplex="none", backs="none")
         try:
-            pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
-                           printer=options.printer_name, layout_name=options.layout,
-                           printable_mm=printable_margin(options),
-                           texts=self.furniture_texts(renderer.info, options.layout),
-                           with_backs=self.back is not None)
+            pages = deck_pages(self.title, len(self.items), self.size, self.bleed_mm,
+                               self.back is not None, paper, options, renderer.info)
         except SlotProblem as exc:
             where = exc.spec.where.at if exc.spec is not None else self.where.of("size")
             findings.error("layout-slots", where, f"layout '{options.layout}': {exc}",
@@ -225,12 +222,7 @@ class Deck:
                     return
 
     def furniture_texts(self, info: Any, layout_name: str) -> dict[str, str]:
-        """The longest credit line and footer the sheet's pages carry (sheet.svg.j2 writes
-        them), so their boxes are made long enough to print them at 5 and 6 pt."""
-        pages = f"{len(self.items)}/{len(self.items)}"
-        return {"credit": info.licence.attribution if info else "",
-                "footer": f"{info.title if info else ''} · {self.title} · sheet {pages} · "
-                          f"fronts and backs · layout {layout_name}"}
+        return furniture_texts(self.title, len(self.items), info, layout_name)
 
     def gallery(self) -> list[tuple[str, dict[str, str]]]:
         def shown(svg: str) -> str:  # a rounded trim is drawn, so the proof shows the cut
@@ -335,10 +327,32 @@ class KitPart:
     count: int  # pieces (a deck's items, 1 board, a page's copies)
     size: Size | None  # None: a page, the paper's size
     backs: bool = False  # a deck printed double-sided
+    bleed_mm: float = 0.0  # a deck's bleed, which imposition may give room
+
+
+def furniture_texts(title: str, count: int, info: Any, layout_name: str) -> dict[str, str]:
+    """The longest credit line and footer a deck's pages carry (sheet.svg.j2 writes them), so
+    their boxes are made long enough to print them at 5 and 6 pt."""
+    pages = f"{count}/{count}"
+    return {"credit": info.licence.attribution if info else "",
+            "footer": f"{info.title if info else ''} · {title} · sheet {pages} · "
+                      f"fronts and backs · layout {layout_name}"}
+
+
+def deck_pages(title: str, count: int, size: Size, bleed_mm: float, has_back: bool,
+               paper: str, options: PrintOptions, info: Any) -> list:
+    """A deck's pages as the build imposes them: the cover sheet counts the same ones."""
+    layout = options.sheet_layout()
+    if not has_back:
+        layout = replace(layout, duplex="none", backs="none")
+    return impose(count, size, paper, layout, bleed_mm=bleed_mm, printer=options.printer_name,
+                  layout_name=options.layout, printable_mm=printable_margin(options),
+                  texts=furniture_texts(title, count, info, options.layout),
+                  with_backs=has_back)
 
 
 def kit_contents(parts: tuple[KitPart, ...], paper: str,
-                 options: PrintOptions | None = None) -> list[dict[str, Any]]:
+                 options: PrintOptions | None = None, info: Any = None) -> list[dict[str, Any]]:
     """What a cover sheet lists for each component on this paper and layout, computed the way
     the build imposes it: the pieces, the sheets of paper they take and whether both sides
     print. A deck too large for the paper has `sheets` None (its own finding says why)."""
@@ -349,14 +363,14 @@ def kit_contents(parts: tuple[KitPart, ...], paper: str,
         entry = dict(name=part.name, title=part.title, kind=part.kind, count=part.count,
                      size=part.size, sides=1, sheets=None, tiles=0)
         if part.kind == "deck":
-            deck_layout = layout if part.backs else replace(layout, duplex="none", backs="none")
             try:
-                pages = impose(part.count, part.size, paper, deck_layout)
+                pages = deck_pages(part.title, part.count, part.size, part.bleed_mm, part.backs,
+                                   paper, options, info)
             except ValueError:
                 pages = []
             if pages:
                 entry["sheets"] = max(page.number for page in pages)
-                entry["sides"] = 2 if part.backs and deck_layout.duplex != "none" else 1
+                entry["sides"] = 2 if part.backs and layout.duplex != "none" else 1
         elif part.kind == "board":
             tiles = len(tile_board(part.size, PAPERS[paper]).tiles)
             entry.update(sheets=tiles + 1, tiles=tiles)  # the assembly map, then the tiles
@@ -386,7 +400,8 @@ class Page:
         layout = (options or PrintOptions()).sheet_layout()
         return render_stamped(renderer, self.template, self.item, size, sheet=self,
                               paper=size, paper_name=paper_label(paper), number=number,
-                              copies=self.copies, kit=kit_contents(self.kit, paper, options),
+                              copies=self.copies, kit=kit_contents(self.kit, paper, options,
+                                                                   renderer.info),
                               duplex=layout.duplex, printable_mm=PRINTABLE_MM)
 
     def render(self, renderer: Renderer) -> None:
@@ -532,7 +547,7 @@ ASSEMBLY_STEPS_MM = 95  # the width of the steps' column beside a tall board's t
 def kit_part(sheet: Sheet) -> KitPart:
     if isinstance(sheet, Deck):
         return KitPart(sheet.name, sheet.title, "deck", len(sheet.items), sheet.size,
-                       sheet.back is not None)
+                       sheet.back is not None, sheet.bleed_mm)
     if isinstance(sheet, Board):
         return KitPart(sheet.name, sheet.title, "board", 1, sheet.size)
     # A whole page, or a deck's tuck box: one printed sheet each (a page may ask for copies).

@@ -90,7 +90,7 @@ def profile_problem(profile: PrinterProfile) -> str | None:
     for each in fields(PrinterProfile):
         value = getattr(profile, each.name)
         low, high = each.metadata.get("min"), each.metadata.get("max")
-        if low is None and high is None:
+        if (low is None and high is None) or value is None:  # None: as the layout says
             continue
         if not math.isfinite(value):
             return f"{each.name} is {value}, not a number"
@@ -115,7 +115,9 @@ def save_profile(root: Path, name: str, profile: PrinterProfile) -> Path:
             f"description: {json.dumps(profile.description, ensure_ascii=False)}\n"
             f"offset_x_mm: {profile.offset_x_mm:.3f}\n"
             f"offset_y_mm: {profile.offset_y_mm:.3f}\n"
-            f"scale: {profile.scale:.6f}\n")
+            f"scale: {profile.scale:.6f}\n"
+            + (f"printable_margin_mm: {profile.printable_margin_mm:.3f}\n"
+               if profile.printable_margin_mm is not None else ""))
     tmp = folder / f".{name}.yaml.tmp"
     tmp.write_text(text, encoding="utf-8")
     try:
