@@ -21,7 +21,7 @@ from typing import Any, Callable, Protocol
 from .findings import Findings
 from .layout.cutter import cut_dxf, cut_svg, outlines_dxf, outlines_svg, svg_path
 from .layout.tuckbox import dieline, fit_dieline, inner_size
-from .layout.impose import PrintOptions, SlotProblem, impose, sheet_file_name
+from .layout.impose import PRINTABLE_MM, PrintOptions, SlotProblem, impose, sheet_file_name
 from .layout.plans import DocumentInfo, PagePlan, Placement, with_trim_outline
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
@@ -131,9 +131,8 @@ class Deck:
         if self.back is None:
             layout = replace(layout, duplex="none", backs="none")
         try:
-            pages = impose(len(self.items), self.size, paper, layout, bleed_mm=self.bleed_mm,
-                           printer=options.printer_name, layout_name=options.layout,
-                           with_backs=self.back is not None)
+            pages = deck_pages(self.title, len(self.items), self.size, self.bleed_mm,
+                               self.back is not None, paper, options, renderer.info)
         except SlotProblem as exc:
             where = exc.spec.where.at if exc.spec is not None else self.where.of("size")
             findings.error("layout-slots", where, f"layout '{options.layout}': {exc}",
@@ -149,6 +148,11 @@ class Deck:
                            "declare it as a board, which is tiled over the paper")
             return []
         sheets = max(page.number for page in pages)
+        edge = printable_margin(options)
+        edge = layout.printable_margin_mm if edge is None else edge
+        if layout.kind == "single":  # a page the size of the piece goes to a print shop
+            edge = 0.0
+        self._check_slots_printable(pages, edge, paper, findings)
         if options.ink_saver:
             from .render.inksaver import save_ink  # its XML reader loads only when it is asked for
 
@@ -161,7 +165,9 @@ class Deck:
         def draw(part: str, page) -> str:
             return renderer.render(FURNITURE_TEMPLATE, None, expect=page.paper, part=part,
                                    page=page, deck=self, layout=layout, sheets=sheets,
-                                   paper_name=paper).svg
+                                   paper_name=paper,
+                                   printable_mm=edge if page.furniture or page.marks else None
+                                   ).svg
 
         for page in pages:
             # The "fixed" part is, by its template's contract, the same on every page of a
@@ -192,6 +198,31 @@ class Deck:
                 for page in pages if page.side == "front"
                 for kind, write in (("svg", cut_svg), ("dxf", cut_dxf)))
         return [Output(name, apply_printer(plans, options.printer), document, extras)]
+
+    def _check_slots_printable(self, pages, edge_mm: float, paper: str, findings: Findings
+                               ) -> None:
+        """A piece inside the printable margin: the layout's margins are narrower than what a
+        home printer prints. (Its bleed may reach in: nothing is lost if it does not print.)"""
+        if not edge_mm or not pages:
+            return
+        for page in pages:
+            size = page.paper
+            for slot in page.slots:
+                shown = slot.rect
+                gap = min(shown.x_mm, shown.y_mm, size.width_mm - shown.right_mm,
+                          size.height_mm - shown.bottom_mm)
+                if gap < edge_mm - 0.01:
+                    findings.warning(
+                        "print-edge", self.where.of("size"),
+                        f"on {paper_label(paper)}, a {_mm(self.size)} piece is drawn "
+                        f"{max(gap, 0):.1f} mm from the paper's edge, inside the {edge_mm:g} mm "
+                        "most home printers leave blank", subject=f"deck {self.name}",
+                        hint="give the layout a larger min_margin_mm, or a smaller "
+                             "printable_margin_mm if the printer prints closer")
+                    return
+
+    def furniture_texts(self, info: Any, layout_name: str) -> dict[str, str]:
+        return furniture_texts(self.title, len(self.items), info, layout_name)
 
     def gallery(self) -> list[tuple[str, dict[str, str]]]:
         def shown(svg: str) -> str:  # a rounded trim is drawn, so the proof shows the cut
@@ -259,7 +290,7 @@ class Board:
         svg = self.face.svg if self.face else ""
         page = Rect(0, 0, *tiling.paper)
         context = dict(board=self, tiling=tiling, paper_name=paper_label(paper),
-                       expect=tiling.paper)
+                       expect=tiling.paper, printable_mm=PRINTABLE_MM)
 
         def draw(template: str, layer: str, **extra) -> str:
             return renderer.render(template, None, layer=layer, **context, **extra).svg
@@ -296,10 +327,32 @@ class KitPart:
     count: int  # pieces (a deck's items, 1 board, a page's copies)
     size: Size | None  # None: a page, the paper's size
     backs: bool = False  # a deck printed double-sided
+    bleed_mm: float = 0.0  # a deck's bleed, which imposition may give room
+
+
+def furniture_texts(title: str, count: int, info: Any, layout_name: str) -> dict[str, str]:
+    """The longest credit line and footer a deck's pages carry (sheet.svg.j2 writes them), so
+    their boxes are made long enough to print them at 5 and 6 pt."""
+    pages = f"{count}/{count}"
+    return {"credit": info.licence.attribution if info else "",
+            "footer": f"{info.title if info else ''} · {title} · sheet {pages} · "
+                      f"fronts and backs · layout {layout_name}"}
+
+
+def deck_pages(title: str, count: int, size: Size, bleed_mm: float, has_back: bool,
+               paper: str, options: PrintOptions, info: Any) -> list:
+    """A deck's pages as the build imposes them: the cover sheet counts the same ones."""
+    layout = options.sheet_layout()
+    if not has_back:
+        layout = replace(layout, duplex="none", backs="none")
+    return impose(count, size, paper, layout, bleed_mm=bleed_mm, printer=options.printer_name,
+                  layout_name=options.layout, printable_mm=printable_margin(options),
+                  texts=furniture_texts(title, count, info, options.layout),
+                  with_backs=has_back)
 
 
 def kit_contents(parts: tuple[KitPart, ...], paper: str,
-                 options: PrintOptions | None = None) -> list[dict[str, Any]]:
+                 options: PrintOptions | None = None, info: Any = None) -> list[dict[str, Any]]:
     """What a cover sheet lists for each component on this paper and layout, computed the way
     the build imposes it: the pieces, the sheets of paper they take and whether both sides
     print. A deck too large for the paper has `sheets` None (its own finding says why)."""
@@ -310,14 +363,14 @@ def kit_contents(parts: tuple[KitPart, ...], paper: str,
         entry = dict(name=part.name, title=part.title, kind=part.kind, count=part.count,
                      size=part.size, sides=1, sheets=None, tiles=0)
         if part.kind == "deck":
-            deck_layout = layout if part.backs else replace(layout, duplex="none", backs="none")
             try:
-                pages = impose(part.count, part.size, paper, deck_layout)
+                pages = deck_pages(part.title, part.count, part.size, part.bleed_mm, part.backs,
+                                   paper, options, info)
             except ValueError:
                 pages = []
             if pages:
                 entry["sheets"] = max(page.number for page in pages)
-                entry["sides"] = 2 if part.backs and deck_layout.duplex != "none" else 1
+                entry["sides"] = 2 if part.backs and layout.duplex != "none" else 1
         elif part.kind == "board":
             tiles = len(tile_board(part.size, PAPERS[paper]).tiles)
             entry.update(sheets=tiles + 1, tiles=tiles)  # the assembly map, then the tiles
@@ -347,8 +400,9 @@ class Page:
         layout = (options or PrintOptions()).sheet_layout()
         return render_stamped(renderer, self.template, self.item, size, sheet=self,
                               paper=size, paper_name=paper_label(paper), number=number,
-                              copies=self.copies, kit=kit_contents(self.kit, paper, options),
-                              duplex=layout.duplex)
+                              copies=self.copies, kit=kit_contents(self.kit, paper, options,
+                                                                   renderer.info),
+                              duplex=layout.duplex, printable_mm=PRINTABLE_MM)
 
     def render(self, renderer: Renderer) -> None:
         self.join([part() for part in self.parts(renderer)])
@@ -493,7 +547,7 @@ ASSEMBLY_STEPS_MM = 95  # the width of the steps' column beside a tall board's t
 def kit_part(sheet: Sheet) -> KitPart:
     if isinstance(sheet, Deck):
         return KitPart(sheet.name, sheet.title, "deck", len(sheet.items), sheet.size,
-                       sheet.back is not None)
+                       sheet.back is not None, sheet.bleed_mm)
     if isinstance(sheet, Board):
         return KitPart(sheet.name, sheet.title, "board", 1, sheet.size)
     # A whole page, or a deck's tuck box: one printed sheet each (a page may ask for copies).
@@ -556,6 +610,11 @@ def document_info(info: Any, title: str, detail: str, duplex: str) -> DocumentIn
         keywords=f"print and play; {info.licence.name}",
         duplex=duplex,
     )
+
+
+def printable_margin(options: PrintOptions) -> float | None:
+    """The printer profile's printable margin, when it gives one (else the layout's)."""
+    return getattr(options.printer, "printable_margin_mm", None) if options.printer else None
 
 
 def paper_label(paper: str) -> str:

@@ -179,16 +179,21 @@ def run(capsys):
     return invoke
 
 
-MARK_MM = 5.0  # the length of a crop mark in the home layout
+MARK_MM = 5.0  # the length of a crop mark in the home layout, where the margin has room
+MARK_MIN_MM = 1.2  # a mark is cut short to keep off the paper's unprinted edge, to this at least
+MARK_WIDTH_PT = 0.3  # the width of a home layout's crop mark
 
 
 def crop_marks(page) -> tuple[list[float], list[float], list]:
     """Read a pdfplumber page's crop marks: the vertical and horizontal cut-line positions (mm)
-    they stand on, and the mark lines themselves (any line exactly a mark long)."""
+    they stand on, and the mark lines themselves (any straight line a mark's width, as long
+    as a mark may be)."""
     xs, ys, marks = set(), set(), []
     for line in page.lines:
         width, height = abs(line["x1"] - line["x0"]), abs(line["bottom"] - line["top"])
-        if abs(pt_to_mm(max(width, height)) - MARK_MM) > 0.05:
+        length = pt_to_mm(max(width, height))
+        if not MARK_MIN_MM - 0.05 <= length <= MARK_MM + 0.05 or min(width, height) > 0.01 \
+                or abs(line.get("linewidth", MARK_WIDTH_PT) - MARK_WIDTH_PT) > 0.02:
             continue
         marks.append(line)
         if width < 0.01:

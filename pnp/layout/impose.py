@@ -29,10 +29,15 @@ from ..units import MAX_PIECE_MM, PAPERS, Rect, Size, mm_to_pt
 from .cutter import Registration, cut_area, keep_out, registration_marks
 
 RULER_MM = 50  # the printed check ruler: measure it to prove the sheet printed at 100%
-EDGE_MM = 3.5  # furniture stays this far inside the paper: most printers cannot print closer
+EDGE_MM = 3.5  # the least furniture keeps from the paper's edge, whatever a layout says
+PRINTABLE_MM = 5.0  # what most home printers leave unprinted at each edge (a layout may say less)
+MIN_TICK_MM = 1.2  # a crop mark shortened to keep off the unprinted edge is never shorter
+MARK_CLEAR_MM = 0.1  # a mark's ends stay this much further in: its stroke's half width
+MIN_OFFSET_MM = 0.25  # and may start this close to the pieces' drawing to keep that length
 CLEAR_MM = 0.6  # and this far from pieces, marks and other furniture
 UNIVERSAL = Size(210, 279.4)  # the area A4 and US Letter share: a page that prints on both
-NOTE_PT = {"bold": 2.3, "body": 2.1}  # font sizes of the note lines, in mm
+NOTE_PT = {"bold": 2.3, "body": 2.15}  # font sizes of the note lines, in mm (6 pt and more)
+SMALL_LINE_MM = 1.8  # the least size of the credit line and footer (5.1 pt)
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,12 @@ class SheetLayout:
     bleed: bool = False  # draw the deck's bleed (up to half the gap) around every piece
     slots: tuple[SlotSpec, ...] = ()  # kind slots: every place on the sheet, in order
     registration: Registration | None = None  # print-then-cut marks and cut files (cutter.py)
+    # Nothing is drawn closer than this to the paper's edge (marks, ruler, notes, footer);
+    # 0 for a page the size of the piece. A printer profile may say its printer does better.
+    printable_margin_mm: float = PRINTABLE_MM
+    # Butted pieces: the outer edges of the outer pieces drawn this far into the margin, so
+    # a cut or a duplex shift that misses the outer line shows colour, not white.
+    outer_bleed_mm: float = 0
 
     @property
     def mark_width_pt(self) -> float:  # the name older templates read
@@ -110,6 +121,7 @@ class Slot:
     face: Literal["front", "back"] = "front"
     rotate: int = 0  # degrees clockwise the face is turned on the page
     bleed_mm: float = 0  # how far the face's drawing runs past the trim on every side
+    shown: Rect | None = None  # what of the drawing shows (trim and outer bleed); None: all
 
 
 @dataclass(frozen=True)
@@ -143,11 +155,12 @@ class Furniture:
             return f"translate({r.x_mm:.4f} {r.bottom_mm:.4f}) rotate(-90)"
         return f"translate({r.right_mm:.4f} {r.y_mm:.4f}) rotate(90)"
 
-    def font_size(self, text: str, role: str, size_mm: float) -> float:
-        """The font size (mm) at which `text` fits the box's length: `size_mm` or smaller."""
+    def font_size(self, text: str, role: str, size_mm: float, least_mm: float = 0) -> float:
+        """The font size (mm) at which `text` fits the box's length: `size_mm` or smaller,
+        never under `least_mm` (the box is made long enough for that: `impose`'s texts)."""
         width = text_width_mm(text, role, size_mm)
         room = self.length_mm - 1
-        return size_mm if width <= room else round(size_mm * room / width, 3)
+        return size_mm if width <= room else max(round(size_mm * room / width, 3), least_mm)
 
 
 @dataclass(frozen=True)
@@ -307,13 +320,16 @@ def _gutterfold_cells(item: Size, paper: Size, layout: SheetLayout, rows_limit: 
 
 def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
            bleed_mm: float = 0, printer: str = "", layout_name: str = "",
+           printable_mm: float | None = None, texts: dict[str, str] | None = None,
            with_backs: bool = True) -> list[Page]:
     """Place `count` items on as many pages as needed, with their backs as the layout says
     (items `with_backs` False have none: a gutterfold sheet leaves their half blank).
 
     `bleed_mm` is the deck's bleed: drawn only where the layout asks for it and has room (half
     the gap between pieces, or the whole bleed on a page per face). `printer` names the
-    printer profile applied, for the sheet's note.
+    printer profile applied, for the sheet's note. `printable_mm` overrides the layout's
+    printable margin (a printer profile's); `texts` gives the longest credit and footer line
+    the furniture will carry, so their boxes are long enough at their least size.
     """
     if layout.kind == "single":
         return _impose_single(count, item, paper_name, layout, bleed_mm, layout_name)
@@ -322,17 +338,21 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
         paper = max((Size(min(paper), max(paper)), Size(max(paper), min(paper))),
                     key=lambda p: len(_cells(item, p, layout)))
     bleed = min(bleed_mm, layout.gap_mm / 2) if layout.bleed else 0.0
+    edge = layout.printable_margin_mm if printable_mm is None else printable_mm
+    outer = min(layout.outer_bleed_mm, bleed_mm) if not bleed else 0.0
+    sizes = furniture_lengths(texts or {})
     notices: list[str] = []
     cells = _cells(item, paper, layout)
     per_sheet = len({c.pair for c in cells})
-    full = _furniture_for(cells, paper, layout, "front", bleed, printer)
+    full = _furniture_for(cells, paper, layout, "front", bleed, printer, edge, outer, sizes)
     trimmed, leave_off = 0, False
     while full is None:  # the margins are too narrow for the furniture: give up a row
         trimmed += 1
         cells = _cells(item, paper, layout, trim_rows=trimmed)
         if not cells:
             break
-        full = _furniture_for(cells, paper, layout, "front", bleed, printer)
+        full = _furniture_for(cells, paper, layout, "front", bleed, printer, edge, outer,
+                              sizes)
     if trimmed:
         fits = len({c.pair for c in cells}) if cells else 0
         if cells and math.ceil(count / fits) > math.ceil(count / per_sheet):
@@ -353,7 +373,8 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     pages: list[Page] = []
     backs: list[Page] = []
     common = dict(paper=paper, bleed_mm=bleed, layout=layout, printer=printer,
-                  notices=tuple(notices), layout_name=layout_name, drop=leave_off, memo={})
+                  notices=tuple(notices), layout_name=layout_name, drop=leave_off, memo={},
+                  edge_mm=edge, outer_mm=outer, sizes=sizes)
     for number, used in enumerate(sheets, start=1):
         start = (number - 1) * per_page
         if layout.kind == "gutterfold":
@@ -452,25 +473,31 @@ def _clear_of_marks(item: Size, paper: Size, layout: SheetLayout, cols: int, row
 
 
 def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notices,
-          layout_name, drop, memo) -> Page:
-    slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, bleed_mm) for c in cells)
+          layout_name, drop, memo, edge_mm=EDGE_MM, outer_mm=0.0, sizes=None) -> Page:
+    if outer_mm:
+        slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, outer_mm,
+                           outer_edges(c.rect, [d.rect for d in cells], outer_mm))
+                      for c in cells)
+    else:
+        slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, bleed_mm) for c in cells)
     if not cells:
         empty = Rect(paper.width_mm / 2, paper.height_mm / 2, 0, 0)
         return Page(side, number, paper, (), empty, (), {}, sheet_notes(layout, side, printer),
                     None, (), notices, layout_name)
     notes = sheet_notes(layout, side, printer)
     key = (side, tuple(c.rect for c in cells))  # every full sheet is placed alike: once
+    drawn = max(bleed_mm, outer_mm)  # how far past the trim the pieces' drawing reaches
     if key not in memo:
         trim = bounds(c.rect for c in cells)
-        marks = tuple(crop_marks([c.rect for c in cells], layout, bleed_mm))
+        marks = tuple(crop_marks([c.rect for c in cells], layout, drawn, paper, edge_mm))
         folds = ()
         if layout.kind == "gutterfold":
             x = paper.width_mm / 2
             folds = (Line(x, trim.y_mm - layout.marks.offset_mm, x,
                           trim.bottom_mm + layout.marks.offset_mm),)
         furniture = {} if drop else (place_furniture(
-            paper, [c.rect.grown(bleed_mm) for c in cells],
-            marks + folds + _registration_lines(paper, layout), notes) or {})
+            paper, [c.rect.grown(drawn) for c in cells],
+            marks + folds + _registration_lines(paper, layout), notes, edge_mm, sizes) or {})
         memo[key] = trim, marks, folds, furniture
     trim, marks, folds, furniture = memo[key]
     bleed = trim.grown(bleed_mm) if bleed_mm else None
@@ -481,11 +508,35 @@ def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notic
                 notices, layout_name, registration)
 
 
-def _furniture_for(cells, paper, layout, side, bleed_mm, printer):
-    marks = tuple(crop_marks([c.rect for c in cells], layout, bleed_mm)) + \
+def _furniture_for(cells, paper, layout, side, bleed_mm, printer, edge_mm=EDGE_MM,
+                   outer_mm=0.0, sizes=None):
+    drawn = max(bleed_mm, outer_mm)
+    marks = tuple(crop_marks([c.rect for c in cells], layout, drawn, paper, edge_mm)) + \
         _registration_lines(paper, layout)
-    return place_furniture(paper, [c.rect.grown(bleed_mm) for c in cells], marks,
-                           sheet_notes(layout, side, printer))
+    return place_furniture(paper, [c.rect.grown(drawn) for c in cells], marks,
+                           sheet_notes(layout, side, printer), edge_mm, sizes)
+
+
+def outer_edges(rect: Rect, others: list[Rect], bleed_mm: float) -> Rect:
+    """What of a butted piece's drawing shows: its trim, grown by `bleed_mm` on each side
+    where no other piece on the page shares its edge (an outer edge of the block)."""
+    def shares(edge: str) -> bool:
+        for o in others:
+            if o is rect:
+                continue
+            along_y = o.y_mm < rect.bottom_mm - 1e-6 and rect.y_mm < o.bottom_mm - 1e-6
+            along_x = o.x_mm < rect.right_mm - 1e-6 and rect.x_mm < o.right_mm - 1e-6
+            if (edge == "left" and along_y and abs(o.right_mm - rect.x_mm) < 1e-6
+                    or edge == "right" and along_y and abs(o.x_mm - rect.right_mm) < 1e-6
+                    or edge == "top" and along_x and abs(o.bottom_mm - rect.y_mm) < 1e-6
+                    or edge == "bottom" and along_x and abs(o.y_mm - rect.bottom_mm) < 1e-6):
+                return True
+        return False
+
+    left, right, top, bottom = (0.0 if shares(e) else bleed_mm
+                                for e in ("left", "right", "top", "bottom"))
+    return Rect(rect.x_mm - left, rect.y_mm - top, rect.width_mm + left + right,
+                rect.height_mm + top + bottom)
 
 
 def _registration_lines(paper: Size, layout: SheetLayout) -> tuple[Line, ...]:
@@ -549,17 +600,49 @@ def cut_lines(cells: list[Rect]) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
-def crop_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float = 0) -> list[Line]:
+def crop_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float = 0,
+               paper: Size | None = None, edge_mm: float = 0) -> list[Line]:
     """Marks on the extension of the cut lines of the pieces on this page, outside them.
 
     Only the pieces present count, so a part-filled sheet has no marks beside its empty rows.
     Ticks start `offset_mm` beyond the pieces' bleed and run `length_mm` outwards, so a slightly
     misaligned cut never leaves a visible mark on a piece; `lines` run across the whole sheet
     (the pieces are drawn over them); inner ticks mark each corner in the gaps between pieces.
+    On `paper`, no mark comes closer than `edge_mm` to its edge: a tick is shortened (to
+    MIN_TICK_MM at the least), a line stops there.
     """
     marks_spec = layout.marks
     if marks_spec.style == "none" or not cells:
         return []
+    marks = _crop_marks(cells, layout, bleed_mm)
+    if paper is None or not edge_mm:
+        return marks
+    room = max(marks_spec.offset_mm - MIN_OFFSET_MM, 0)
+    return [_kept_off_edge(m, paper, edge_mm, room if marks_spec.style == "ticks" else 0)
+            for m in marks]
+
+
+def _kept_off_edge(mark: Line, paper: Size, edge_mm: float, closer_mm: float = 0) -> Line:
+    """A mark with both ends kept `edge_mm` inside the paper; a tick (drawn from its near
+    end outwards) stays at least MIN_TICK_MM long, starting up to `closer_mm` nearer the
+    pieces to keep that length."""
+    vertical = mark.x1_mm == mark.x2_mm
+    a, b = (mark.y1_mm, mark.y2_mm) if vertical else (mark.x1_mm, mark.x2_mm)
+    edge_mm += MARK_CLEAR_MM
+    high = (paper.height_mm if vertical else paper.width_mm) - edge_mm
+    new_a, new_b = min(max(a, edge_mm), high), min(max(b, edge_mm), high)
+    if abs(new_b - new_a) < MIN_TICK_MM:
+        outwards = math.copysign(1, b - a)
+        new_a = new_a - outwards * min(closer_mm, MIN_TICK_MM - abs(new_b - new_a))
+        if abs(new_b - new_a) < MIN_TICK_MM:
+            new_b = new_a + outwards * MIN_TICK_MM
+    if vertical:
+        return Line(mark.x1_mm, new_a, mark.x2_mm, new_b)
+    return Line(new_a, mark.y1_mm, new_b, mark.y2_mm)
+
+
+def _crop_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float = 0) -> list[Line]:
+    marks_spec = layout.marks
     xs, ys = cut_lines(cells)
     area = bounds(cells).grown(bleed_mm)
     near = marks_spec.offset_mm
@@ -660,11 +743,11 @@ def text_width_mm(text: str, role: str, size_mm: float) -> float:
 
 
 RULER_THICKNESS_MM = 5.0
-NOTE_THICKNESS_MM = 5.0
+NOTE_THICKNESS_MM = 5.6
 LINE_THICKNESS_MM = 2.8
 CREDIT_LENGTH_MM = 50  # the licence line shrinks to fit, down to a size still legible
 FOOTER_LENGTH_MM = 58
-NOTE_MAX_MM = 58  # a longer note line is set smaller, so the note fits between two cut lines
+NOTE_MAX_MM = 70  # a note line is never set smaller than 6 pt: its box is as long as that needs
 
 # Where each piece of furniture prefers to go, best first.
 _SIDES = {
@@ -675,42 +758,58 @@ _SIDES = {
 }
 
 
-def furniture_sizes(notes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+def furniture_lengths(texts: dict[str, str]) -> tuple[tuple[str, float], ...]:
+    """How long the credit and footer boxes must be for their longest text (`texts`, by
+    kind) to print at their least size (5 and 6 pt): at least their usual length."""
+    usual = {"footer": FOOTER_LENGTH_MM, "credit": CREDIT_LENGTH_MM}
+    least = {"footer": NOTE_PT["body"], "credit": SMALL_LINE_MM}
+    return tuple((kind, max(usual[kind], text_width_mm(text, "body", least[kind]) + 1.5))
+                 for kind, text in sorted(texts.items()) if kind in usual and text)
+
+
+def furniture_sizes(notes: tuple[str, ...], lengths: tuple[tuple[str, float], ...] = ()
+                    ) -> dict[str, tuple[float, float]]:
     """Length and thickness (mm) of each piece of furniture."""
     note_mm = max([text_width_mm(notes[0], "bold", NOTE_PT["bold"])] +
                   [text_width_mm(n, "body", NOTE_PT["body"]) for n in notes[1:]]) + 2
+    longer = dict(lengths)
     return {"ruler": (RULER_MM + 2, RULER_THICKNESS_MM),
             "note": (min(note_mm, NOTE_MAX_MM), NOTE_THICKNESS_MM),
-            "footer": (FOOTER_LENGTH_MM, LINE_THICKNESS_MM),
-            "credit": (CREDIT_LENGTH_MM, LINE_THICKNESS_MM)}
+            "footer": (longer.get("footer", FOOTER_LENGTH_MM), LINE_THICKNESS_MM),
+            "credit": (longer.get("credit", CREDIT_LENGTH_MM), LINE_THICKNESS_MM)}
 
 
 def place_furniture(paper: Size, pieces: list[Rect], marks: tuple[Line, ...],
-                    notes: tuple[str, ...]) -> dict[str, Furniture] | None:
+                    notes: tuple[str, ...], edge_mm: float = EDGE_MM,
+                    lengths: tuple[tuple[str, float], ...] | None = None
+                    ) -> dict[str, Furniture] | None:
     """A place in the margins for each piece of furniture (see `_place_furniture`)."""
-    placed = _place_furniture(paper, tuple(pieces), tuple(marks), tuple(notes))
+    placed = _place_furniture(paper, tuple(pieces), tuple(marks), tuple(notes),
+                              max(edge_mm, EDGE_MM), tuple(lengths or ()))
     return None if placed is None else dict(placed)
 
 
 @lru_cache(maxsize=1024)  # the same grid on the same paper, page after page
 def _place_furniture(paper: Size, pieces: tuple[Rect, ...], marks: tuple[Line, ...],
-                     notes: tuple[str, ...]) -> dict[str, Furniture] | None:
+                     notes: tuple[str, ...], edge_mm: float = EDGE_MM,
+                     lengths: tuple[tuple[str, float], ...] = ()
+                     ) -> dict[str, Furniture] | None:
     """A place in the margins for the ruler, the note, the footer and the licence line.
 
     Each goes on the first side it prefers where a box of its size lies on the paper (at least
-    EDGE_MM in), clear of the pieces, the marks and the furniture already placed: close to the
+    `edge_mm` in), clear of the pieces, the marks and the furniture already placed: close to the
     pieces between two marks when there is room, else beyond the marks. None when any of
     them fits nowhere.
     """
     if not pieces:
         return {}
     area = bounds(pieces)
-    printable = Rect(EDGE_MM, EDGE_MM, paper.width_mm - 2 * EDGE_MM,
-                     paper.height_mm - 2 * EDGE_MM)
+    printable = Rect(edge_mm, edge_mm, paper.width_mm - 2 * edge_mm,
+                     paper.height_mm - 2 * edge_mm)
     blocked = [area.grown(CLEAR_MM)] + [
         box for box in (m.box(CLEAR_MM) for m in marks) if not box.inside(area.grown(CLEAR_MM))]
     placed: dict[str, Furniture] = {}
-    for kind, (length, thick) in furniture_sizes(notes).items():
+    for kind, (length, thick) in furniture_sizes(notes, lengths).items():
         spot = _find_spot(kind, length, thick, area, printable, blocked)
         if spot is None:
             return None

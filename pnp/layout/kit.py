@@ -222,7 +222,7 @@ def kit_sheets(decks: list[KitDeck], paper: Size, layout: SheetLayout, stock: st
 
     sheets = []
     for number, blocks in enumerate(pack(decks, paper, layout, bleed, room_for), start=1):
-        slots = [KitSlot(index, cell, "front", block.rotate, bleed, deck)
+        slots = [KitSlot(index, cell, "front", block.rotate, bleed, deck=deck)
                  for block in blocks for (deck, index), cell in zip(block.pieces, block.cells())]
         marks = tuple(kit_marks(blocks, layout, bleed))
         pages = [_page("front", number, paper, tuple(slots), marks, layout, bleed, printer,

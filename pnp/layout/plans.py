@@ -36,7 +36,7 @@ class Placement:
         if slot.bleed_mm:
             svg = grow_viewport(svg, slot.bleed_mm)
         return cls(slot.rect.x_mm, slot.rect.y_mm, svg, rotate=slot.rotate % 360,
-                   inset_mm=slot.bleed_mm)
+                   inset_mm=slot.bleed_mm, clip=getattr(slot, "shown", None))
 
 
 @dataclass(frozen=True)

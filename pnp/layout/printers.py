@@ -11,7 +11,9 @@ every backs page by that correction.
 
 Profile keys: `description`, `offset_x_mm`, `offset_y_mm` (how far to move the backs, as read on
 the calibration sheet: + is right and down as the back page is seen), `scale` (1 = none: the
-backs are scaled about the page centre, read from the left and right scales).
+backs are scaled about the page centre, read from the left and right scales), and
+`printable_margin_mm` (how close to the paper's edge the printer prints, when it does better
+than the 5 mm a home layout keeps clear).
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ class PrinterProfile:
     offset_x_mm: float = bounded(0.0, min=-CALIBRATION_REACH_MM, max=CALIBRATION_REACH_MM)
     offset_y_mm: float = bounded(0.0, min=-CALIBRATION_REACH_MM, max=CALIBRATION_REACH_MM)
     scale: float = bounded(1.0, min=0.9, max=1.1)
+    # How close to the paper's edge this printer prints (mm): replaces the layout's
+    # printable_margin_mm for the marks and the sheet's furniture. None: as the layout says.
+    printable_margin_mm: float | None = bounded(None, min=0, max=20)
     name: str = ""
 
 
@@ -85,7 +90,7 @@ def profile_problem(profile: PrinterProfile) -> str | None:
     for each in fields(PrinterProfile):
         value = getattr(profile, each.name)
         low, high = each.metadata.get("min"), each.metadata.get("max")
-        if low is None and high is None:
+        if (low is None and high is None) or value is None:  # None: as the layout says
             continue
         if not math.isfinite(value):
             return f"{each.name} is {value}, not a number"
@@ -110,7 +115,9 @@ def save_profile(root: Path, name: str, profile: PrinterProfile) -> Path:
             f"description: {json.dumps(profile.description, ensure_ascii=False)}\n"
             f"offset_x_mm: {profile.offset_x_mm:.3f}\n"
             f"offset_y_mm: {profile.offset_y_mm:.3f}\n"
-            f"scale: {profile.scale:.6f}\n")
+            f"scale: {profile.scale:.6f}\n"
+            + (f"printable_margin_mm: {profile.printable_margin_mm:.3f}\n"
+               if profile.printable_margin_mm is not None else ""))
     tmp = folder / f".{name}.yaml.tmp"
     tmp.write_text(text, encoding="utf-8")
     try:

@@ -10,8 +10,10 @@ repetitions and powers (memory and time bombs) are refused.
 from __future__ import annotations
 
 import functools
+import re
 
 import jinja2
+
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from ..cache.jinja import CachedCompiling, names_read
@@ -37,6 +39,20 @@ class _Sandbox(CachedCompiling, SandboxedEnvironment):
 
 
 sandbox = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+def numbers_in(text) -> list:
+    """The numbers written in a text, in order ("Gold 3M" -> [3], "-5%" -> [-5]): lets a
+    rule say that a title or a card text agrees with the value the data holds."""
+    found = []
+    for match in _NUMBER_IN_TEXT.finditer(str(text)):
+        value = float(match.group().replace("–", "-").replace("−", "-"))
+        found.append(int(value) if value.is_integer() else value)
+    return found
+
+
+_NUMBER_IN_TEXT = re.compile(r"[-–−]?\d+(?:\.\d+)?")
+sandbox.filters["numbers"] = numbers_in
 
 
 @functools.lru_cache(maxsize=4096)

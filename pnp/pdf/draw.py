@@ -109,6 +109,13 @@ def _viewport_clip(size: tuple[float, float] | None) -> tuple:
     return (("clip", (0, 0, mm_to_pt(size[0]), mm_to_pt(size[1]))),)
 
 
+def _clip_steps(clip: Rect | None) -> tuple:
+    if clip is None:
+        return ()
+    return (("clip", (mm_to_pt(clip.x_mm), mm_to_pt(clip.y_mm), mm_to_pt(clip.width_mm),
+                      mm_to_pt(clip.height_mm))),)
+
+
 def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
              clip: Rect | None = None, scale: float = 1, rotate: int = 0,
              inset_mm: float = 0, page: tuple = ()) -> None:
@@ -150,7 +157,7 @@ def draw_pages(pages: list[PagePlan]) -> bytes:
                 if placed.svg in shared:
                     page_context.save()
                     size = svg_size_mm(placed.svg)
-                    _apply(page_context, steps + _placement_steps(
+                    _apply(page_context, steps + _clip_steps(placed.clip) + _placement_steps(
                         placed.x_mm, placed.y_mm, size, placed.rotate, placed.inset_mm)
                         + _viewport_clip(size))
                     page_context.set_source_surface(shared[placed.svg], 0, 0)
@@ -172,8 +179,9 @@ def _shared_faces(pages: list[PagePlan]) -> dict[str, cairo.RecordingSurface]:
     cairo writes a recording as one reusable PDF object, so a shared back is parsed and drawn
     once per document instead of once per card: faster, and a smaller file.
     """
+    # A face clipped to its trim and outer bleed (inset) is shared too; a board's tile is not.
     counts = Counter(p.svg for page in pages for p in page.placements
-                     if p.clip is None and p.scale == 1)
+                     if (p.clip is None or p.inset_mm) and p.scale == 1)
     spots: dict[str, set] = {}
     for page in pages:
         for placed in page.placements:

@@ -12,6 +12,7 @@ and anything that had to shrink, does not fit or cannot be drawn becomes a findi
 from __future__ import annotations
 
 import base64
+import functools
 import os
 import posixpath
 import re
@@ -30,6 +31,7 @@ from ..findings import Findings, Location, display_path
 from ..load.content import printable
 from ..fonts import FACES, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
+from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
 from .textfit import TOKEN, fit_text, tokens_in, wrap
 from ..units import MM_PER_INCH, Size
 
@@ -89,6 +91,7 @@ class _TemplateLoader(jinja2.BaseLoader):
         # The source of each template read, by its read's answer (pnp.cache.sheets asks
         # which of those a piece of work read name `game`).
         self.sources: dict[str, str] = {}
+        self.shown_sources: dict[str, str] = {}  # by the name findings show: macros' too
 
     def get_source(self, environment, template):
         looked = []
@@ -106,6 +109,7 @@ class _TemplateLoader(jinja2.BaseLoader):
                                           f"{plural}: {', '.join(map(repr, self.searchpath))}")
         source = data.decode("utf-8")
         self.sources[answer] = source
+        self.shown_sources[display_path(Path(filename), Path.cwd())] = source
         mtime = os.path.getmtime(filename)
 
         def uptodate() -> bool:
@@ -154,12 +158,14 @@ class Renderer:
         # Each distinct drawing's root attributes, or why it is not well-formed XML: a deck's
         # backs are one drawing, parsed once.
         self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
+        self._safety: dict[tuple, list] = {}  # each distinct drawing's print-safety problems
+        self._flagged: set[tuple[Location, str]] = set()  # (template line, rule) reported
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
         """The findings gathered since the last call, and the (location, message) of those
         reported once per problem however many faces show it; both start afresh."""
         taken = self.findings, self._broken
-        self.findings, self._broken = Findings(), set()
+        self.findings, self._broken, self._flagged = Findings(), set(), set()
         return taken
 
     def render(self, template: str, item: Any, expect: Size | None = None,
@@ -180,7 +186,39 @@ class Renderer:
             return Face("", label)
         if not self._svg_usable(svg, template, expect, label):
             return Face("", label)
+        if expect is not None:
+            self._check_print_safety(svg, template, expect, context, label)
         return Face(svg, label)
+
+    def _check_print_safety(self, svg: str, template: str, expect: Size, context: dict,
+                            label: str) -> None:
+        """Warnings, at the template line that drew it, for what would print badly
+        (pnp.render.safety): text too small, paint that stops at the trim, fixed text off its
+        piece or over its frame or other text. Once per template line and rule."""
+        deck = context.get("deck")
+        bleed = float(getattr(deck, "bleed_mm", 0) or 0) if deck is not None else 0.0
+        edge = context.get("printable_mm")
+        problems = self._safety.get((svg, edge))
+        if problems is None:
+            # The face's own stamp and the game's credit line are what they are, whatever a
+            # template calls them.
+            small = {str(context.get("stamp") or ""): "stamp",
+                     str(getattr(getattr(self.info, "licence", None), "attribution", "")):
+                     "credit"}
+            problems = self._safety[(svg, edge)] = face_problems(
+                svg, expect.width_mm, expect.height_mm, bleed, small, edge_mm=edge)
+        if not problems:
+            return
+        rendered = svg.splitlines()
+        for problem in problems:
+            text = rendered[problem.line - 1] if 0 < problem.line <= len(rendered) else ""
+            where = self._source_line(template, text)
+            if (where, problem.rule) in self._flagged:
+                continue
+            self._flagged.add((where, problem.rule))
+            self._broken.add((where, problem.message))
+            self.findings.warning(problem.rule, where, problem.message, subject=label,
+                                  hint=problem.hint)
 
     def exists(self, template: str, where: Location, field: str = "") -> bool:
         """Whether `template` can be found; if not, a finding at `where` (the manifest line
@@ -264,6 +302,17 @@ class Renderer:
                      0)
         if exact:
             return Location(filename, exact, 1)
+        # A line with expressions: its literal parts around them, in this template or one it
+        # imports macros from.
+        folder = posixpath.dirname(filename)
+        imported = set(re.findall(r"\{%-?\s*(?:from|import|include)\s+[\"']([^\"']+)", source))
+        others = sorted(((name, text) for name, text in self.env.loader.shown_sources.items()
+                         if name != filename and posixpath.dirname(name) == folder),
+                        key=lambda pair: posixpath.basename(pair[0]) not in imported)
+        for name, text in [(filename, source)] + others:
+            for number, pattern in _line_patterns(text):
+                if pattern.fullmatch(wanted):
+                    return Location(name, number, 1)
         import difflib  # only to place a problem whose line is not written out in the source
 
         best, score = 0, 0.0
@@ -329,12 +378,13 @@ class Renderer:
     def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
                  font: str = "body", size_pt: float = 9, min_pt: float | None = None,
                  leading: float = 1.2, align: str = "left", valign: str = "top",
-                 fill: str = "#000000", policy: str = "shrink", text: str | None = None
-                 ) -> Markup:
+                 fill: str = "#000000", policy: str = "shrink", text: str | None = None,
+                 role: str = "") -> Markup:
         """Fit `card.<field>` into the box (x, y, width, height in mm) and draw it.
 
         policy 'shrink' may go down to `min_pt` (a warning below `size_pt`); 'fail' may not.
         `text` draws other words (a title with its number) checked at the field's location.
+        `role` "credit" (or "stamp") marks text that may print at MIN_SMALL_PT.
         """
         text = str(getattr(card, field) if text is None else text)
         x, y, width, height = box_mm
@@ -355,6 +405,13 @@ class Renderer:
                     hint="shorten it a little if it should print at the designed size")
         if where is not None and fit.fits:
             self._check_safe_zone(fit, x, y, height, valign, where, label, field)
+        least = MIN_SMALL_PT if role in SMALL_ROLE_NAMES else MIN_TEXT_PT
+        if where is not None and fit.size_pt < least - 0.005 and fit.lines:
+            self.findings.warning(
+                "print-text-size", where, f"text prints at {fit.size_pt:g} pt, under "
+                f"{least:g} pt", subject=label, field=field,
+                hint=f"shorten it, or give the template's text box a minimum of "
+                     f"{least:g} pt or more")
         return self._draw(fit, face.face, x, y, width, height, valign, fill)
 
     def _check_safe_zone(self, fit, x, y, height, valign, where, label, field) -> None:
@@ -416,7 +473,7 @@ class Renderer:
         offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
                   "bottom": height - fit.height_mm}[valign]
         baseline = y + max(offset, 0.0) + fit.vertical[0] * size_mm
-        parts = [f'<g font-family="{face.family}" font-weight="{face.weight}" '
+        parts = [f'<g data-fit="text" font-family="{face.family}" font-weight="{face.weight}" '
                  f'font-size="{_number(size_mm)}" fill="{escape(fill)}">']
         for runs in fit.lines:
             for run in runs:
@@ -430,6 +487,24 @@ class Renderer:
             baseline += fit.leading * size_mm
         parts.append("</g>")
         return Markup("".join(str(p) for p in parts))
+
+
+_EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
+
+
+@functools.lru_cache(maxsize=256)
+def _line_patterns(source: str) -> tuple[tuple[int, re.Pattern], ...]:
+    """Each template line that writes markup with expressions, as a pattern its output
+    matches (the expressions may print anything)."""
+    patterns = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        text = line.strip()
+        parts = _EXPRESSION.split(text)
+        if len(parts) < 2 or "<" not in "".join(parts):
+            continue
+        literal = [re.escape(part) for part in parts]
+        patterns.append((number, re.compile(".*?".join(literal), re.S)))
+    return tuple(patterns)
 
 
 def line_count(text: str, width_mm: float, *, font: str = "body", size_pt: float = 9) -> int:

@@ -4,7 +4,8 @@ Every printed face carries a stamp of its own content, a few characters of a has
 the face is drawn from and of the template's source, so a person holding a card can tell whether
 it is the current one. A template may place it itself (`{{ stamp }}`, a string); a face that does
 not gets it added as one small line of text in the bottom-right corner inside the safe zone, so
-every game has stamps without editing its templates. The stamp is real text: it can be searched
+every game has stamps without editing its templates. That stamp prints at 5 pt; a piece
+whose short side is under STAMP_PIECE_MM gets none added (a template may still place it). The stamp is real text: it can be searched
 for and read back from the PDF.
 
 A face whose template never reads `card` (one back shared by a whole deck) is stamped from the
@@ -36,6 +37,10 @@ STAMP_CLASS = "pnp-stamp"  # the element pnp adds, so the visual diff can leave 
 # (rounded corners included); smaller pieces use a fraction of their side.
 INSET_X_MM, INSET_Y_MM = 4.5, 3.6
 STAMP_FILL = "#8a8a8a"
+STAMP_FONT_MM = 1.8  # 5.1 pt: the least a stamp prints at (pnp.render.safety)
+# A piece whose short side is under this carries no stamp pnp adds: at 5 pt it would crowd
+# what the piece is for. Its stamp is still recorded for the build history and `pnp diff`.
+STAMP_PIECE_MM = 20
 
 _templates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -99,7 +104,8 @@ def render_stamped(renderer: Renderer, template: str, item: Any, expect: Size,
     shown = stamp if stamps_enabled(renderer) else ""
     face = renderer.render(template, item, expect=expect, stamp=shown, **context)
     svg = face.svg
-    if svg and shown and shown not in svg:
+    if svg and shown and shown not in svg and min(expect.width_mm, expect.height_mm) >= \
+            STAMP_PIECE_MM:
         owner = context.get("deck")
         svg = add_stamp(svg, shown, expect, round_piece=getattr(owner, "shape", "") == "round")
     return dataclasses.replace(face, svg=svg, stamp=stamp)
@@ -110,7 +116,7 @@ def stamp_element(stamp: str, size: Size, round_piece: bool = False) -> str:
     on a round piece, bottom centre, inside the circle."""
     short = min(size.width_mm, size.height_mm)
     if round_piece:
-        font_mm = min(1.6, short * 0.08)
+        font_mm = STAMP_FONT_MM
         return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm / 2)}" '
                 f'y="{_number(size.height_mm - short * 0.12)}" text-anchor="middle" '
                 f'font-family="Roboto Condensed" font-weight="normal" '
@@ -118,7 +124,7 @@ def stamp_element(stamp: str, size: Size, round_piece: bool = False) -> str:
     # A whole page or a board keeps clear of the margin a home printer cannot print.
     inset_x = max(min(INSET_X_MM, short * 0.1), short * 0.03)
     inset_y = max(min(INSET_Y_MM, short * 0.08), short * 0.03)
-    font_mm = min(1.6, short * 0.09)
+    font_mm = STAMP_FONT_MM
     return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm - inset_x)}" '
             f'y="{_number(size.height_mm - inset_y)}" text-anchor="end" '
             f'font-family="Roboto Condensed" font-weight="normal" '

@@ -10,7 +10,11 @@ attributes or touch files. Each rule is one of three forms:
 - per item: `for_each` names a collection and `expect` is checked for each item, so the finding
   points at the item's own file:line (or at its `field`);
 - duplicates: `for_each` with `unique`, a key per item; an item whose key an earlier item already
-  has is a finding that names the earlier one's line.
+  has is a finding that names the earlier one's line;
+- names a text mentions: `for_each` with `mentions` (the item's text), `pattern` (a regular
+  expression finding each name) and `among` (the names that exist); a name not among them is
+  a finding at the item. With the `numbers` filter an `expect` rule says a title agrees with
+  its value (`card.title | numbers == [card.value]`).
 
 `message` and `hint` are Jinja templates over the same names. A broken rule (bad id, a syntax
 error, an unknown name, an expression that fails on the data) is itself a finding located in
@@ -56,6 +60,12 @@ class DeclaredRule:
     hint: str = ""
     summary: str = ""
     severity: Literal["error", "warning"] = "error"
+    # Names a text mentions must exist: with for_each, `mentions` gives the item's text,
+    # `pattern` (a regular expression) finds each name in it (the first group that matched,
+    # or the whole match) and `among` gives the names that exist; `name` is the missing one in messages.
+    mentions: str = ""
+    pattern: str = ""
+    among: str = ""
     where: Where = located()
 
 
@@ -116,17 +126,28 @@ def _id_usable(declared: DeclaredRule, index: int, seen: dict, findings: Finding
                        hint="pick another id, or remove the built-in rule it replaces")
         return False
     seen[declared.id] = declared
-    forms = [key for key in ("expect", "unique") if getattr(declared, key)]
+    forms = [key for key in ("expect", "unique", "mentions") if getattr(declared, key)]
     problem = ""
     if len(forms) != 1:
-        problem = "a rule needs exactly one of 'expect' or 'unique'"
+        problem = "a rule needs exactly one of 'expect', 'unique' or 'mentions'"
+    elif declared.mentions and not (declared.for_each and declared.pattern and declared.among):
+        problem = "'mentions' needs 'for_each', 'pattern' and 'among'"
     elif declared.unique and not declared.for_each:
         problem = "'unique' needs 'for_each', the items whose keys must differ"
     elif declared.when and not declared.for_each:
         problem = "'when' needs 'for_each', the items it chooses from"
+    elif declared.pattern:
+        try:
+            re.compile(declared.pattern)
+        except re.error as exc:
+            findings.error("rule-definition", declared.where.of("pattern"),
+                           f"pattern '{declared.pattern}' is not a regular expression: {exc}",
+                           field=f"rules[{index}].pattern", hint="e.g. '\"([^\"]+)\"' for a "
+                           "quoted name")
+            return False
     if problem:
         findings.error("rule-definition", declared.where.at, problem, field=f"rules[{index}]",
-                       hint="see docs/rules.md for the three forms a rule can take")
+                       hint="see docs/rules.md for the forms a rule can take")
         return False
     return True
 
@@ -171,9 +192,12 @@ class _Compiled:
 
 def _evaluate(declared: DeclaredRule, path: str, names: dict[str, Any]):
     known = set(names) | ({declared.item, "first", "first_line"} if declared.for_each else set())
+    if declared.mentions:
+        known.add("name")
     compiled = _Compiled(declared, known)
     expect, unique = compiled.expression("expect"), compiled.expression("unique")
     collection, when = compiled.expression("for_each"), compiled.expression("when")
+    mentions, among = compiled.expression("mentions"), compiled.expression("among")
     at = compiled.expression("at")
     message, hint = compiled.template("message"), compiled.template("hint")
     severity = Severity(declared.severity)
@@ -218,6 +242,7 @@ def _evaluate(declared: DeclaredRule, path: str, names: dict[str, Any]):
                          f"for_each must be a list, got {_short(items)}",
                          "name a collection, e.g. banks or events")
     first: dict[Any, tuple[Any, int]] = {}
+    known_names: set[str] | None = None
     for item in items:
         scope = {**names, declared.item: item}
         on = _describe(item)
@@ -226,6 +251,15 @@ def _evaluate(declared: DeclaredRule, path: str, names: dict[str, Any]):
         if expect is not None:
             if not boolean("expect", expect, scope, on):
                 yield finding(scope, on)
+            continue
+        if mentions is not None:
+            if known_names is None:
+                known_names = {str(n) for n in run("among", among, names)}
+            text = str(run("mentions", mentions, scope, on))
+            for match in re.finditer(declared.pattern, text):
+                name = next((g for g in match.groups() if g), match.group())
+                if name not in known_names:
+                    yield finding({**scope, "name": name}, on)
             continue
         key = _hashable(run("unique", unique, scope, on))
         if key in first:

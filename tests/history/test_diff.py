@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO, Result, edit
 from pdfread import page_texts
 from pnp.cli import main
-from pnp.units import PAPERS, pt_to_mm
+from pnp.units import PAPERS, mm_to_pt, pt_to_mm
 
 EVENTS = "content/downturn/events.yaml"
 BANKS = "content/downturn/banks.yaml"
@@ -138,8 +138,11 @@ def test_a_template_without_a_stamp_gets_one_in_the_corner(project, run):
         words = page.extract_words()
     found = [w for w in words if STAMP.fullmatch(w["text"])]
     assert len(found) == 9  # the nine banks of a sheet, each stamped once
-    card_rects = [r for r in page.rects if abs(pt_to_mm(r["width"]) - 63) < 0.05
-                  and abs(pt_to_mm(r["height"]) - 88) < 0.05]
+    # Each card's background runs 5 mm past its trim (a bleed has something in it).
+    card_rects = [{"x0": r["x0"] + mm_to_pt(5), "x1": r["x1"] - mm_to_pt(5),
+                   "top": r["top"] + mm_to_pt(5), "bottom": r["bottom"] - mm_to_pt(5)}
+                  for r in page.rects if abs(pt_to_mm(r["width"]) - 73) < 0.05
+                  and abs(pt_to_mm(r["height"]) - 98) < 0.05]
     assert len(card_rects) == 9
     for word in found:  # bottom right of its 63 x 88 mm card, inside the 3 mm safe zone
         card = next(r for r in card_rects if r["x0"] <= word["x0"] <= r["x1"]
@@ -219,9 +222,12 @@ def test_a_failed_build_records_no_history(project, run):
 # -- reprint -----------------------------------------------------------------------------------
 
 def _cards(page) -> dict[tuple[float, float], str]:
-    """Every poker card on a page: its top-left corner (mm) and the words drawn on it."""
-    rects = [r for r in page.rects if abs(pt_to_mm(r["width"]) - 63) < 0.05
-             and abs(pt_to_mm(r["height"]) - 88) < 0.05]
+    """Every poker card on a page: its top-left corner (mm) and the words drawn on it. A card's
+    background runs 5 mm past its trim (a bleed has something in it)."""
+    past = mm_to_pt(5)
+    rects = [{"x0": r["x0"] + past, "x1": r["x1"] - past, "top": r["top"] + past,
+              "bottom": r["bottom"] - past} for r in page.rects
+             if abs(pt_to_mm(r["width"]) - 73) < 0.05 and abs(pt_to_mm(r["height"]) - 98) < 0.05]
     words = page.extract_words()
     cards = {}
     for r in rects:

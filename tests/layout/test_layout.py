@@ -61,7 +61,10 @@ def test_crop_marks_stand_on_every_cut_line_outside_the_grid():
     assert sorted({round(m.y1_mm - trim.y_mm, 6) for m in horizontal}) == [0, 88, 176, 264]
     for m in vertical:
         assert max(m.y1_mm, m.y2_mm) <= trim.y_mm or min(m.y1_mm, m.y2_mm) >= trim.bottom_mm
-        assert abs(m.y2_mm - m.y1_mm) == pytest.approx(HOME.marks.length_mm)
+        # As long as the layout says, or cut short (Letter's 7.7 mm top margin) so that it
+        # stays off the 5 mm a home printer leaves blank.
+        assert 1.2 - 1e-6 <= abs(m.y2_mm - m.y1_mm) <= HOME.marks.length_mm + 1e-6
+        assert min(m.y1_mm, m.y2_mm) >= 5 and max(m.y1_mm, m.y2_mm) <= front.paper.height_mm - 5
     for m in horizontal:
         assert max(m.x1_mm, m.x2_mm) <= trim.x_mm or min(m.x1_mm, m.x2_mm) >= trim.right_mm
 
@@ -70,10 +73,10 @@ def test_margin_furniture_stays_on_the_paper_and_off_the_cards():
     for paper in ("letter", "a4"):
         front = impose(9, POKER, paper, HOME)[0]
         assert set(front.furniture) == {"ruler", "note", "footer", "credit"}
-        assert front.ruler.rect.right_mm <= front.trim.x_mm
+        assert not front.ruler.rect.overlaps(front.trim)
         assert front.ruler.length_mm >= 50
-        assert front.note.rect.x_mm >= front.trim.right_mm
-        assert front.footer.rect.y_mm >= front.trim.bottom_mm
+        assert not front.note.rect.overlaps(front.trim)
+        assert not front.footer.rect.overlaps(front.trim)
 
 
 def test_a_part_filled_sheet_has_marks_only_beside_its_pieces():

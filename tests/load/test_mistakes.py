@@ -80,6 +80,10 @@ def test_mistake_yields_exactly_its_rule_at_its_line(path, project, run):
     report = json.loads(result.out)
     jsonschema.validate(report, SCHEMA)
     findings = report["findings"]
+    # Content that breaks a rule may also draw badly (a Joker with a suit draws both): the
+    # print-safety warnings that follow are not the mistake's own finding.
+    findings = [f for f in findings
+                if not (f["rule"].startswith("print-") and f["severity"] == "warning")]
     assert {f["rule"] for f in findings} == {case["rule"]}, json.dumps(findings, indent=1)
     at_rule = [f for f in findings if f["rule"] == case["rule"]]
     assert line in {f["line"] for f in at_rule}, json.dumps(at_rule, indent=1)

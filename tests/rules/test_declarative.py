@@ -70,7 +70,7 @@ def test_unique_names_the_first_line(project, run):
 @pytest.mark.parametrize("rule, line_in_rule, fragment", [
     ("- id: Bad_Id\n  expect: true\n  message: m\n", 0, "rule-definition"),
     ("- id: bank-count\n  expect: true\n  message: m\n", 0, "already used at line"),
-    ("- id: bank-name-unique-x\n  message: m\n", 0, "exactly one of 'expect' or 'unique'"),
+    ("- id: bank-name-unique-x\n  message: m\n", 0, "exactly one of 'expect', 'unique' or 'mentions'"),
     ("- id: lone-unique\n  unique: banks\n  message: m\n", 0, "'unique' needs 'for_each'"),
     ("- id: broken\n  expect: banks | length ==\n  message: m\n", 1, "syntax error"),
     ("- id: broken\n  for_each: bankz\n  expect: true\n  message: m\n", 1,
