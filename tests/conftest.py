@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import multiprocessing
 import os
 import shutil
@@ -149,20 +151,37 @@ def copy_as_cwd(baseline: Path, tmp_path: Path, monkeypatch) -> Path:
 KIT_PAPERS = ("letter", "a4")
 
 
+def shared_build(tmp_path_factory, *builds: tuple[str, ...]) -> Path:
+    """The output folder of `pnp build --root REPO ARGS` for each ARGS in `builds`, run once for
+    the whole test run: the test processes share it (the first to ask builds it, holding a
+    lock; the others wait, then read). Only for the repository's own content, read and never
+    changed by the tests that ask."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the folder every worker's own temporary folder is in
+    key = hashlib.sha256(repr(builds).encode()).hexdigest()[:16]
+    shared = base / "shared-builds"
+    shared.mkdir(exist_ok=True)
+    out, done = shared / key, shared / f"{key}.done"
+    with open(shared / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            for args in builds:
+                assert main(["build", "--root", str(REPO), *args, "--out", str(out)]) == 0
+            done.touch()
+    return out
+
+
 @pytest.fixture(scope="session")
 def built_kit(tmp_path_factory):
-    """`built_kit(game)`: the output folder of a shipped game built once per test session (per
-    worker) on Letter and A4, every sheet, from the repository's content and templates."""
-    folders: dict[str, Path] = {}
+    """`built_kit(game)`: the output folder of a shipped game built once per test run on Letter
+    and A4, every sheet, from the repository's content and templates."""
 
     def build(game: str) -> Path:
-        if game not in folders:
-            out = tmp_path_factory.mktemp(game)
-            for paper in KIT_PAPERS:
-                assert main(["build", "--root", str(REPO), "--game", game, "--sheets", "all",
-                             "--paper", paper, "--out", str(out)]) == 0
-            folders[game] = out / game
-        return folders[game]
+        return shared_build(tmp_path_factory, *(
+            ("--game", game, "--sheets", "all", "--paper", paper) for paper in KIT_PAPERS)
+        ) / game
 
     return build
 

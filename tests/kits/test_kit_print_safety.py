@@ -13,7 +13,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import REPO, crop_marks
+from conftest import REPO, crop_marks, shared_build
 from pnp.cli import main
 from pnp.units import mm_to_pt
 
@@ -112,16 +112,10 @@ def test_a_mark_in_the_margin_is_seen(tmp_path):
 
 @pytest.fixture(scope="module")
 def gutter_kit(tmp_path_factory):
-    """`gutter_kit(game)`: the game's decks built once in this module with home-gutter."""
-    built: dict[str, Path] = {}
-
+    """`gutter_kit(game)`: the game's decks built once in the test run with home-gutter."""
     def build(game: str) -> Path:
-        if game not in built:
-            out = tmp_path_factory.mktemp(f"{game}-gutter")
-            assert main(["build", "--root", str(REPO), "--game", game, "--sheets", "all",
-                         "--layout", "home-gutter", "--out", str(out)]) == 0
-            built[game] = out / game
-        return built[game]
+        return shared_build(tmp_path_factory, ("--game", game, "--sheets", "all", "--layout",
+                                               "home-gutter")) / game
 
     return build
 

@@ -26,12 +26,8 @@ PAGES = [("events-letter", 0), ("events-letter", 1), ("banks-a4", 0), ("aids-let
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("golden")
-    for paper, sheets in (("letter", "events,aids,shares"), ("a4", "banks")):
-        assert main(["build", "--root", str(REPO), "--game", "downturn", "--sheets", sheets,
-                     "--paper", paper, "--out", str(out)]) == 0
-    return out / "downturn"
+def built(built_kit) -> Path:
+    return built_kit("downturn")
 
 
 def rasterise(pdf: Path, index: int) -> Image.Image:

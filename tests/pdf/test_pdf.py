@@ -19,12 +19,8 @@ from pnp.units import PAPERS, pt_to_mm
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("out")
-    for paper in ("letter", "a4"):
-        assert main(["build", "--root", str(REPO), "--game", "downturn",
-                     "--sheets", "events,banks", "--paper", paper, "--out", str(out)]) == 0
-    return {p.stem: p for p in (out / "downturn").glob("*.pdf")}
+def built(built_kit) -> dict[str, Path]:
+    return {p.stem: p for p in built_kit("downturn").glob("*.pdf")}
 
 
 @pytest.mark.parametrize("name", ["events-letter", "events-a4", "banks-letter", "banks-a4"])
