@@ -412,7 +412,9 @@ def _build(project: Project, args, names: list[str], findings: Findings,
             from .history.record import git_head, record_build  # loaded while the workers draw
 
             record_faces(checked, out_dir, records)
-            if record:
+            # The history is the game's own edition's: a reprint or diff of it compares
+            # like with like.
+            if record and not getattr(checked.game, "language", ""):
                 record_build(checked, out_dir, records, paper=args.paper,
                              git=git_head(project.root))
 
@@ -524,7 +526,7 @@ def cmd_diff(args) -> int:
 
 
 def cmd_proof(args) -> int:
-    from .export.proof import PROOF_DIR, gallery_cards, write_proof
+    from .export.proof import gallery_cards, proof_folder, write_proof
 
     project = Project(args.root)
     names, findings = _games(project, args)
@@ -539,7 +541,7 @@ def cmd_proof(args) -> int:
     out_dir = args.out or project.root / "output"
     _print_findings(findings)
     for checked in checked_games:
-        remove_stale_staging(out_dir / checked.name / PROOF_DIR)
+        remove_stale_staging(proof_folder(checked, out_dir))
     with staged_output() as staging:
         results = [write_proof(checked, checked.info.title if checked.info else checked.name,
                                out_dir, staging, card=args.card, png=args.png,

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from .. import reads
 from ..findings import Findings, Location
@@ -54,7 +54,7 @@ def edition_problem(info: Manifest, lang: str, findings: Findings) -> bool:
         known = ", ".join(info.languages)
         findings.error("manifest-language", where if info.languages else info.where.at,
                        f"the game has no '{printable(lang)}' edition", field="languages",
-                       hint=(suggest(lang, info.languages) or f"languages: {known}")
+                       hint=(suggest(lang.lower(), info.languages) or f"languages: {known}")
                        if info.languages else f"add 'languages: [en, {printable(lang)}]' to "
                        "game.yaml and a translations file beside each data file")
         bad = True
