@@ -86,6 +86,7 @@ class Translator:
                  if spec.kind == "text" and name != key]
         if not texts:
             return records
+        single = not isinstance(records, tuple)
         name = translation_file(file, self.lang)
         path = self.folder / name
         quiet = bool(self.info.fallback)
@@ -98,10 +99,15 @@ class Translator:
                                       "with each item's key and translated text), or set "
                                       f"'fallback: {self.info.languages[0]}' in game.yaml")
             return records
+        if not single and key not in record.fields:
+            self.findings.error("translation-key", where, f"'{file}' cannot be translated: "
+                                f"its items have no '{key}' field to name them by", field="key",
+                                hint=f"name the field that tells its items apart, e.g. 'key: "
+                                f"{next(iter(record.fields))}', beside 'file:'")
+            return records
         document = self.read(name, where)
         if document is None or document.root is None:
             return records
-        single = not isinstance(records, tuple)
         items = (records,) if single else records
         entries = self._entries(document, key, texts, record, single)
         if entries is None:
