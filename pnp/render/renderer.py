@@ -566,8 +566,9 @@ def _excerpt(line: str, column: int) -> str:
     return text if len(text) <= 40 else text[:40]
 
 
-# Braces around a short text: written as a token, whether or not it names an icon.
-_TOKEN_LIKE = re.compile(r"\{([^{}\n]{0,40})\}")
+# Single braces around a few words, as a token is written, whether or not they name an icon
+# (`{Coin}`, `{elder sign}`, `{}`); not `{{ 7*7 }}` or `{x: 1}`, which are plainly text.
+_TOKEN_LIKE = re.compile(r"(?<!\{)\{([\w '.-]{0,40})\}(?!\})")
 
 
 def _closest_first(name: str, known) -> list[str]:
