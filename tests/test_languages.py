@@ -127,3 +127,12 @@ def test_json_check_and_proof_take_the_language(babel, run):
     assert run("proof", "--lang", "de").code == 0
     gallery = (babel / "output" / "babel" / "proof-de" / "index.html").read_text("utf-8")
     assert "Turm" in gallery
+
+
+def test_remembered_checks_follow_the_translations_file_and_the_language(babel, run):
+    assert run("check", "--strict", "--lang", "de").code == 0
+    edit(babel / GERMAN, "Jeder Spieler nimmt 1 {skull} und verliert 1 {coin}.", LONG)
+    result = run("check", "--lang", "de")  # the same arguments: the edited file is seen
+    assert result.code == 1 and f"{GERMAN}:" in result.err
+    assert run("check", "--strict").code == 0  # the English edition, after the German one
+    assert run("check", "--lang", "de").code == 1
