@@ -217,10 +217,11 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
 def in_language(output: Output, stem: str, lang: str) -> Output:
     """A language edition's PDF: its language after the sheet's name, `events-de-letter.pdf`,
     so editions sit side by side in the game's output folder."""
-    rename = lambda file: f"{stem}-{lang}{file[len(stem):]}" \
-        if file.startswith(stem) else f"{lang}-{file}"  # noqa: E731
-    return replace(output, file_name=rename(output.file_name),
-                   extras=tuple((rename(extra), text) for extra, text in output.extras))
+    def renamed(file: str) -> str:
+        return f"{stem}-{lang}{file[len(stem):]}" if file.startswith(stem) else f"{lang}-{file}"
+
+    return replace(output, file_name=renamed(output.file_name),
+                   extras=tuple((renamed(extra), text) for extra, text in output.extras))
 
 
 def check_rules(project: Project, folder: Path, game: Game) -> Findings:
