@@ -120,3 +120,21 @@ def test_an_icon_that_draws_nothing_is_an_error(babel, run):
     [line] = errors(result)
     assert line.startswith(f"{GAME}:{line_of(babel / GAME, 'coin:')}:")
     assert "icon 'coin' draws nothing" in line and "(rule icon-kind)" in line
+
+
+def test_png_icon_stands_on_the_text_baseline(babel, run, tmp_path):
+    from PIL import Image
+
+    Image.new("RGB", (64, 64), (0x7a, 0x1f, 0x5c)).save(
+        babel / "content" / "babel" / "icons" / "skull.png")
+    edit(babel / GAME, "image: icons/skull.svg", "image: icons/skull.png")
+    assert run("build", "--strict", "--out", str(tmp_path / "out")).code == 0
+    with pymupdf.open(tmp_path / "out" / "babel" / "cards-letter.pdf") as pdf:
+        page = pdf[0]
+        boxes = [page.get_image_bbox(image) for image in page.get_images(full=True)]
+        [span] = [span for block in page.get_text("rawdict")["blocks"]
+                  for line in block.get("lines", ()) for span in line["spans"]
+                  if "".join(c["c"] for c in span["chars"]).startswith("Each player takes")]
+    assert len(boxes) == 1, boxes
+    assert abs(pt_to_mm(boxes[0].y1 - span["origin"][1])) <= 0.3
+    assert 0.8 * span["size"] <= boxes[0].height <= 1.05 * span["size"]
