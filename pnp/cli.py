@@ -78,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
 
     build.add_argument("--plan", action="store_true",
                        help="also write the whole kit as one PDF, as 'pnp plan' does")
+    _language_argument(build)
 
     plan = commands.add_parser(
         "plan", parents=[common], help="the whole kit on the fewest sheets, in one PDF",
@@ -92,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     _print_arguments(plan)
     plan.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                       help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
+    _language_argument(plan)
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
@@ -103,6 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     _print_arguments(check)  # a check lays the sheets out as the build would print them
     check.add_argument("--no-cache", dest="cache", action="store_false",
                        help="check every sheet afresh, and remember nothing of this check")
+    _language_argument(check)
 
     proof = commands.add_parser(
         "proof", parents=[common], help="write an HTML gallery of every face, with findings",
@@ -116,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     proof.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    _language_argument(proof)
 
     diff = commands.add_parser(
         "diff", parents=[common], help="what changed since the last build, card by card",
@@ -217,6 +221,12 @@ def _print_arguments(command: argparse.ArgumentParser) -> None:
                          help="printer profile from printers/NAME.yaml ('pnp calibrate')")
     command.add_argument("--ink-saver", action="store_true",
                          help="leave out what the templates mark as decoration")
+
+
+def _language_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--lang", default="", metavar="CODE",
+                         help="the edition in this language, one of game.yaml's 'languages' "
+                              "(default: the first); its PDFs carry the code in their names")
 
 
 def _jobs(text: str) -> int:
@@ -327,7 +337,8 @@ def _check_project(project: Project, names: list[str], args, remember: bool = Tr
     return check_project(project, names, getattr(args, "paper", "letter"),
                          getattr(args, "layout", "home"), getattr(args, "printer", None),
                          getattr(args, "ink_saver", False), getattr(args, "jobs", None),
-                         remember, plan=getattr(args, "plan", False))
+                         remember, plan=getattr(args, "plan", False),
+                         lang=getattr(args, "lang", ""))
 
 
 def cmd_check(args) -> int:
@@ -401,7 +412,9 @@ def _build(project: Project, args, names: list[str], findings: Findings,
             from .history.record import git_head, record_build  # loaded while the workers draw
 
             record_faces(checked, out_dir, records)
-            if record:
+            # The history is the game's own edition's: a reprint or diff of it compares
+            # like with like.
+            if record and not getattr(checked.game, "language", ""):
                 record_build(checked, out_dir, records, paper=args.paper,
                              git=git_head(project.root))
 
@@ -513,7 +526,7 @@ def cmd_diff(args) -> int:
 
 
 def cmd_proof(args) -> int:
-    from .export.proof import PROOF_DIR, gallery_cards, write_proof
+    from .export.proof import gallery_cards, proof_folder, write_proof
 
     project = Project(args.root)
     names, findings = _games(project, args)
@@ -528,7 +541,7 @@ def cmd_proof(args) -> int:
     out_dir = args.out or project.root / "output"
     _print_findings(findings)
     for checked in checked_games:
-        remove_stale_staging(out_dir / checked.name / PROOF_DIR)
+        remove_stale_staging(proof_folder(checked, out_dir))
     with staged_output() as staging:
         results = [write_proof(checked, checked.info.title if checked.info else checked.name,
                                out_dir, staging, card=args.card, png=args.png,

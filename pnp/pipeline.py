@@ -11,7 +11,7 @@ The sheets are drawn independently of one another, shared between processes (pnp
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Callable
@@ -113,17 +113,18 @@ def print_options(project: Project, layout: str = "home", printer_name: str | No
 
 def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER,
                   layout: str = "home", printer: str | None = None, ink_saver: bool = False,
-                  jobs: int | None = None, remember: bool = True, plan: bool = False
-                  ) -> tuple[list[CheckedGame], Findings]:
+                  jobs: int | None = None, remember: bool = True, plan: bool = False,
+                  lang: str = "") -> tuple[list[CheckedGame], Findings]:
     """What `pnp check` reports and `pnp build` checks before it draws: the print options
     (the project's layouts.yaml, the layout, the printer profile) and every named game checked
     with them on `paper`. Both commands call this, so a check lays out exactly what a build
     prints. A problem with the print options themselves checks no game. With `plan`, each
-    game's whole kit is packed too (pnp.kit), as `pnp plan` writes it."""
+    game's whole kit is packed too (pnp.kit), as `pnp plan` writes it. With `lang`, each game
+    is checked in that language's edition (pnp.load.languages)."""
     options, findings = print_options(project, layout, printer, ink_saver)
     if findings.errors:
         return [], findings
-    checked = [check_game(project, name, paper, options, jobs, remember, plan)
+    checked = [check_game(project, name, paper, options, jobs, remember, plan, lang)
                for name in names]
     for game in checked:
         findings.extend(game.findings)
@@ -132,7 +133,7 @@ def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER
 
 def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                options: PrintOptions | None = None, jobs: int | None = None,
-               remember: bool = True, plan: bool = False) -> CheckedGame:
+               remember: bool = True, plan: bool = False, lang: str = "") -> CheckedGame:
     """Load, validate and model one game, run its rules, and draw everything a build on
     `paper` would draw, sharing the sheets between `jobs` processes (default: one per CPU;
     the result is the same). With `remember`, a sheet whose inputs are those of an earlier
@@ -141,12 +142,13 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
     with reads.recording() as loaded, reads.confined(project.root):
-        game = checked.game = load_game(folder, project.shown, findings)
+        game = checked.game = load_game(folder, project.shown, findings, lang)
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
-        {"game": game, "info": game.info}, art_folder=folder, root=project.root)
+        {"game": game, "info": game.info, "lang": game.language or
+         (game.info.languages or ("",))[0]}, art_folder=folder, root=project.root)
     options = options or PrintOptions()
     kept = SheetCache(project.root, name, renderer, paper, options, loaded, measured()) \
         if remember else None
@@ -203,7 +205,23 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
         checked.kit = plan_kit(name, sheets, checked.outputs, renderer, paper, options,
                                findings)
         findings.extend(renderer.take_findings()[0])
+    if game.language:
+        checked.outputs = {sheet: [in_language(output, sheet, game.language) for output in made]
+                           for sheet, made in checked.outputs.items()}
+        if checked.kit is not None:
+            checked.kit = replace(checked.kit, output=in_language(checked.kit.output, name,
+                                                                  game.language))
     return checked
+
+
+def in_language(output: Output, stem: str, lang: str) -> Output:
+    """A language edition's PDF: its language after the sheet's name, `events-de-letter.pdf`,
+    so editions sit side by side in the game's output folder."""
+    def renamed(file: str) -> str:
+        return f"{stem}-{lang}{file[len(stem):]}" if file.startswith(stem) else f"{lang}-{file}"
+
+    return replace(output, file_name=renamed(output.file_name),
+                   extras=tuple((renamed(extra), text) for extra, text in output.extras))
 
 
 def check_rules(project: Project, folder: Path, game: Game) -> Findings:

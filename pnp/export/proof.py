@@ -115,10 +115,17 @@ def manifest_bytes(hashes: dict[str, str]) -> bytes:
     return (json.dumps({"version": 1, "faces": hashes}, indent=1, sort_keys=True) + "\n").encode()
 
 
+def proof_folder(checked: CheckedGame, out_dir: Path) -> Path:
+    """Where a game's gallery goes: proof/, and proof-de/ for its German edition, so each
+    edition's gallery and record of faces stand apart."""
+    language = getattr(checked.game, "language", "")
+    return out_dir / checked.name / (f"{PROOF_DIR}-{language}" if language else PROOF_DIR)
+
+
 def record_faces(checked: CheckedGame, out_dir: Path, staging: Staging) -> None:
     """Stage the manifest of every face of a game, so the next `proof --changed` compares with
     what was just built."""
-    path = out_dir / checked.name / PROOF_DIR / MANIFEST
+    path = proof_folder(checked, out_dir) / MANIFEST
     staging.write(path, manifest_bytes(face_hashes(gallery_cards(checked))))
 
 
@@ -140,7 +147,7 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
                 card: str | None = None, png: bool = False, changed: bool = False,
                 dpi: float = DEFAULT_DPI) -> ProofResult:
     """Stage the gallery (and PNGs) of one checked game, whatever its findings."""
-    folder = out_dir / checked.name / PROOF_DIR
+    folder = proof_folder(checked, out_dir)
     cards = gallery_cards(checked)
     loose = attach_findings(cards, checked.findings.sorted())
     manifest = folder / MANIFEST

@@ -21,7 +21,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .content import location_of, printable
 from ..findings import Findings, Location
-from .schema import INVALID, Colour, Image, RawNode, Validator, Where, bounded, located, suggest
+from .schema import (INVALID, Colour, IconName, Image, RawNode, Validator, Where, bounded,
+                     located, suggest)
 from ..units import CARD_SIZES, Size, SizeError, parse_size
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")  # table, deck and field names: usable in expressions
@@ -61,11 +62,14 @@ class Licence:
 
 @dataclass(frozen=True)
 class Icon:
-    """How `{name}` in card text is drawn: a filled square with a letter (for greyscale)."""
+    """How `{name}` in card text is drawn: a filled square with a letter (for greyscale), or
+    the designer's own SVG or PNG symbol, sitting on the text's baseline at its size."""
 
-    fill: Colour
+    fill: Colour | None = None  # a letter icon's square; required unless `image` is given
     letter: str = ""
     ink: Colour = Colour("#ffffff")
+    image: str = ""  # an SVG or PNG file in the game folder, drawn instead of the square
+    where: Where = located()
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,11 @@ class Manifest:
     version: str = ""  # the rules' version the kit follows
     plugin: str = ""  # rules from an installed package (entry-point group pnp.rules)
     stamps: bool = True  # a short version stamp on every printed face; false for a final print
-    icons: dict[str, Icon] = field(default_factory=dict)  # `{name}` in text draws one
+    icons: dict[IconName, Icon] = field(default_factory=dict)  # `{name}` in text draws one
+    # Editions: the first is the language the data files are written in; each other one is
+    # read from translations files beside them (pnp.load.languages), built with `--lang`.
+    languages: tuple[str, ...] = ()
+    fallback: str = ""  # the first language, printed where a translation is missing
     data: dict[str, TableSpec] = field(default_factory=dict)  # tables, not printed
     decks: dict[str, DeckSpec] = field(default_factory=dict)  # cards, tiles, tokens
     boards: dict[str, BoardSpec] = field(default_factory=dict)  # printed whole and tiled

@@ -21,6 +21,8 @@ from .. import reads
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
 from .content import Document, load_document, location_of, printable
 from .csvdata import load_csv
+from .icons import read_icons
+from .languages import Translator, edition_problem
 from .limits import DEFAULT_ITEMS, ITEMS_VARIABLE, items_limit_hint, max_items
 from .expressions import names_used, sandbox
 from ..findings import NOWHERE, Findings, Location
@@ -58,7 +60,8 @@ class Game:
         self.folder = folder
         self.parts: dict[str, Any] = {}
         self.sheets: dict[str, Component] = {}
-        self.icons = {name: dataclasses.asdict(icon) for name, icon in info.icons.items()}
+        self.icons: dict[str, dict] = {}  # what `{name}` draws (pnp.load.icons)
+        self.language = ""  # the edition's language when it is not the data's own
 
     def __getattr__(self, name: str) -> Any:
         parts = self.__dict__.get("parts", {})
@@ -237,15 +240,22 @@ class _Loader:
                                 subject=subject, field=field_name)
 
 
-def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) -> Game | None:
-    """Read, validate and model one game folder; None when it cannot be modelled."""
+def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
+              lang: str = "") -> Game | None:
+    """Read, validate and model one game folder, in the edition of language `lang` (default:
+    the language its data is written in); None when it cannot be modelled."""
     loader = _Loader(folder, shown, findings)
     game_file = folder / GAME_FILE
     info = validate(load_document(game_file, shown(game_file), findings), Manifest, "",
                     findings)
-    if info is INVALID:
+    if info is INVALID or edition_problem(info, lang, findings):
         return None
     game = Game(info, folder)
+    translator = None
+    if lang and lang != info.languages[0]:
+        game.language = lang
+        translator = Translator(info, lang, findings, loader.document, folder)
+    game.icons = read_icons(info.icons, folder, findings)
     reader = FieldReader(loader.game_shown, findings, loader.label_factory)
     seen: dict[tuple[str, str], str] = {}
     for kind, specs in (("data", info.data), ("decks", info.decks), ("boards", info.boards),
@@ -299,10 +309,18 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings) ->
         game.parts[name] = loader.records(table.file, table.where.of("file"), types[name],
                                           table.shape, name, table.sheet,
                                           table.where.of("sheet"))
+        if translator:
+            game.parts[name] = translator.translate(game.parts[name], table.file,
+                                                    table.where.of("file"), types[name],
+                                                    table.key, shown)
     for name, deck in info.decks.items():
         if deck.file:
             game.parts[name] = loader.records(deck.file, deck.where.of("file"), types[name],
                                               "list", name, deck.sheet, deck.where.of("sheet"))
+            if translator:
+                game.parts[name] = translator.translate(game.parts[name], deck.file,
+                                                        deck.where.of("file"), types[name],
+                                                        deck.key, shown)
     valid = {name: value for name, value in game.parts.items() if value is not INVALID}
     if findings.errors or len(valid) < len(game.parts):
         # An error in one file never hides what the others hold: their text budgets, art and

@@ -64,6 +64,12 @@ class Where:
         return self.fields.get(name, self.at)
 
 
+# An icon's name, as declared under `icons:` in game.yaml and written in text as `{name}`: the
+# one grammar both places use, so every declared name can be drawn and every token looked up.
+ICON_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+IconName = NewType("IconName", str)  # a mapping key that must follow ICON_NAME
+
+
 def bounded(default: Any = dataclasses.MISSING, *, min: float | None = None,
             max: float | None = None) -> Any:
     """A dataclass field with an allowed numeric range, checked during validation."""
@@ -129,7 +135,8 @@ class Validator:
         if origin is tuple:
             return self._sequence(node, typing.get_args(hint)[0], path)
         if origin is dict:
-            return self._mapping(node, typing.get_args(hint)[1], path)
+            key_kind, item = typing.get_args(hint)
+            return self._mapping(node, item, path, key_kind)
         if dataclasses.is_dataclass(hint):
             return self._dataclass(node, hint, path)
         if hint is Colour:
@@ -259,13 +266,30 @@ class Validator:
                 continue
             yield key, value
 
-    def _mapping(self, node: Node, item: Any, path: str) -> Any:
+    def _mapping(self, node: Node, item: Any, path: str, key_kind: Any = str) -> Any:
         if not isinstance(node, MappingNode):
             return self.error("schema-type", node, path,
                               f"expected a mapping, got {_describe(node)}")
-        values = {key.value: self.structure(value, item, _join(path, key.value))
-                  for key, value in self._keys(node, path)}
+        values = {}
+        for key, value in self._keys(node, path):
+            if key_kind is IconName and not ICON_NAME.fullmatch(key.value):
+                values[key.value] = self._bad_icon_name(key, path)
+                continue
+            values[key.value] = self.structure(value, item, _join(path, key.value))
         return INVALID if any(v is INVALID for v in values.values()) else values
+
+    def _bad_icon_name(self, key: ScalarNode, path: str) -> Any:
+        """An icon name text could never write as a token: at its own line, with a name
+        that can be."""
+        name = key.value
+        fixed = re.sub(r"[^a-z0-9_-]+", "_", name.strip().lower()).strip("_-")
+        fixed = fixed if ICON_NAME.fullmatch(fixed) else ""
+        shown = f"'{_shown(name)}'" if name else "an empty name"
+        hint = (f"rename it '{fixed}' and write {{{fixed}}} in text" if fixed else
+                "name it with lower-case letters, digits, _ and -, starting with a letter")
+        return self.error("icon-name", key, path, f"icon {shown} cannot be written as a token "
+                          "in text: a name is lower-case letters, digits, _ and -, starting "
+                          "with a letter", hint=hint)
 
     def _dataclass(self, node: Node, cls: type, path: str) -> Any:
         if not isinstance(node, MappingNode):

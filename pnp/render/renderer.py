@@ -32,7 +32,7 @@ from ..load.content import printable
 from ..fonts import FACES, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
-from .textfit import TOKEN, fit_text, tokens_in, wrap
+from .textfit import TOKEN, fit_text, wrap
 from ..units import MM_PER_INCH, Size
 
 MM_PER_PT = 25.4 / 72
@@ -369,11 +369,16 @@ class Renderer:
         return Location(name, line or 0, 1 if line else 0)
 
     def icon(self, name: str, x_mm: float, y_mm: float, size_mm: float) -> Markup:
+        spec = self.icons[name]
+        if spec.get("href"):  # the designer's own symbol, checked when the game was loaded
+            return Markup(f'<image x="{_number(x_mm)}" y="{_number(y_mm)}" '
+                          f'width="{_number(size_mm)}" height="{_number(size_mm)}" '
+                          f'preserveAspectRatio="xMidYMax meet" href="{spec["href"]}"/>')
         # Asked for at every use, so the work drawing the icon notes the template's reads.
         template = self.env.get_template(ICONS_TEMPLATE)
         if template is not self._icon_template:
             self._icon_template, self._icon_macro = template, template.module.icon
-        return self._icon_macro(self.icons[name], x_mm, y_mm, size_mm)
+        return self._icon_macro(spec, x_mm, y_mm, size_mm)
 
     def text_box(self, card: Any, field: str, box_mm: tuple[float, float, float, float], *,
                  font: str = "body", size_pt: float = 9, min_pt: float | None = None,
@@ -392,6 +397,7 @@ class Renderer:
         where = card.where.of(field) if hasattr(card, "where") else None
         label = getattr(card, "label", "")
         smallest = size_pt if policy == "fail" or min_pt is None else min_pt
+        self._check_tokens(text, where, label, field)
         self._check_characters(text, face, where, label, field)
         fit = fit_text(text, face, width, height, size_pt, smallest, leading, align)
         if where is not None:
@@ -438,15 +444,25 @@ class Renderer:
                 hint="keep text inside the safe area (the deck's safe_mm), where a cut that "
                      "wanders cannot trim it")
 
+    def _check_tokens(self, text, where, label, field) -> None:
+        """Anything written like a token that names no icon is an error, so it never prints
+        as typed; the hint names the icons that can be drawn, the closest first."""
+        if where is None or "{" not in text:
+            return
+        for match in _TOKEN_LIKE.finditer(text):
+            name = match.group(1)
+            if TOKEN.fullmatch(match.group(0)) and name in self.icons:
+                continue
+            known = _closest_first(name, self.icons)
+            hint = ("known tokens: " + ", ".join("{" + n + "}" for n in known)) if known else \
+                "declare it under 'icons:' in game.yaml, or remove the braces"
+            self.findings.error("text-unknown-token", where,
+                                f"unknown icon token {{{printable(name)}}}", subject=label,
+                                field=field, hint=hint)
+
     def _check_characters(self, text, face, where, label, field) -> None:
         if where is None:
             return
-        for token in tokens_in(text):
-            if token not in self.icons:
-                known = ", ".join("{" + name + "}" for name in self.icons)
-                self.findings.error("text-unknown-token", where,
-                                    f"unknown icon token {{{token}}}", subject=label,
-                                    field=field, hint=f"known tokens: {known}")
         for char in face.missing(_strip_tokens(text)):
             self.findings.error(
                 "glyph-missing", where,
@@ -479,7 +495,10 @@ class Renderer:
             for run in runs:
                 if run.icon:
                     if run.icon in self.icons:
-                        top = baseline - 0.78 * size_mm
+                        # A square sits a little below the baseline, as a capital's box
+                        # would; a designer's symbol stands on it, as its letters do.
+                        image = bool(self.icons[run.icon].get("href"))
+                        top = baseline - (run.width_mm if image else 0.78 * size_mm)
                         parts.append(self.icon(run.icon, x + run.x_mm, top, run.width_mm))
                 else:
                     parts.append(f'<text x="{_number(x + run.x_mm)}" y="{_number(baseline)}">'
@@ -545,6 +564,19 @@ def _excerpt(line: str, column: int) -> str:
     start = max(column - 20, 0)
     text = line[start:column + 20].strip()
     return text if len(text) <= 40 else text[:40]
+
+
+# Single braces around a few words, as a token is written, whether or not they name an icon
+# (`{Coin}`, `{elder sign}`, `{}`); not `{{ 7*7 }}` or `{x: 1}`, which are plainly text.
+_TOKEN_LIKE = re.compile(r"(?<!\{)\{([\w '.-]{0,40})\}(?!\})")
+
+
+def _closest_first(name: str, known) -> list[str]:
+    """The names in `known`, the most like `name` first."""
+    import difflib  # only for a token that names no icon
+
+    wanted = name.strip().lower().replace(" ", "_")
+    return sorted(known, key=lambda n: -difflib.SequenceMatcher(None, wanted, n).ratio())
 
 
 def _strip_tokens(text: str) -> str:

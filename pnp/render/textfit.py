@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass
 
 from ..fonts import Metrics
+from ..load.schema import ICON_NAME
 
-TOKEN = re.compile(r"\{([a-z][a-z0-9-]*)\}")
+TOKEN = re.compile(r"\{(" + ICON_NAME.pattern + r")\}")  # names as game.yaml declares them
 SIZE_STEP_PT = 0.25
 ICON_EM = 0.95  # icon width as a fraction of the font size
 ICON_GAP_EM = 0.08
