@@ -475,9 +475,11 @@ def _clear_of_marks(item: Size, paper: Size, layout: SheetLayout, cols: int, row
 def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notices,
           layout_name, drop, memo, edge_mm=EDGE_MM, outer_mm=0.0, sizes=None) -> Page:
     if outer_mm:
-        slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, outer_mm,
-                           outer_edges(c.rect, [d.rect for d in cells], outer_mm))
-                      for c in cells)
+        shown_key = ("shown", tuple(c.rect for c in cells))  # pages placed alike: once
+        if shown_key not in memo:
+            memo[shown_key] = outer_edges([c.rect for c in cells], outer_mm)
+        slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, outer_mm, shown)
+                      for c, shown in zip(cells, memo[shown_key]))
     else:
         slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, bleed_mm) for c in cells)
     if not cells:
@@ -517,26 +519,40 @@ def _furniture_for(cells, paper, layout, side, bleed_mm, printer, edge_mm=EDGE_M
                            sheet_notes(layout, side, printer), edge_mm, sizes)
 
 
-def outer_edges(rect: Rect, others: list[Rect], bleed_mm: float) -> Rect:
-    """What of a butted piece's drawing shows: its trim, grown by `bleed_mm` on each side
+def outer_edges(rects: list[Rect], bleed_mm: float) -> list[Rect]:
+    """What of each butted piece's drawing shows: its trim, grown by `bleed_mm` on each side
     where no other piece on the page shares its edge (an outer edge of the block)."""
-    def shares(edge: str) -> bool:
-        for o in others:
-            if o is rect:
-                continue
-            along_y = o.y_mm < rect.bottom_mm - 1e-6 and rect.y_mm < o.bottom_mm - 1e-6
-            along_x = o.x_mm < rect.right_mm - 1e-6 and rect.x_mm < o.right_mm - 1e-6
-            if (edge == "left" and along_y and abs(o.right_mm - rect.x_mm) < 1e-6
-                    or edge == "right" and along_y and abs(o.x_mm - rect.right_mm) < 1e-6
-                    or edge == "top" and along_x and abs(o.bottom_mm - rect.y_mm) < 1e-6
-                    or edge == "bottom" and along_x and abs(o.y_mm - rect.bottom_mm) < 1e-6):
-                return True
-        return False
+    def at(value: float) -> float:
+        return round(value, 4)
 
-    left, right, top, bottom = (0.0 if shares(e) else bleed_mm
-                                for e in ("left", "right", "top", "bottom"))
-    return Rect(rect.x_mm - left, rect.y_mm - top, rect.width_mm + left + right,
-                rect.height_mm + top + bottom)
+    # Pieces by where their edges lie, so each edge looks only at the pieces that could meet it.
+    by_right, by_left, by_bottom, by_top = {}, {}, {}, {}
+    for rect in rects:
+        by_right.setdefault(at(rect.right_mm), []).append(rect)
+        by_left.setdefault(at(rect.x_mm), []).append(rect)
+        by_bottom.setdefault(at(rect.bottom_mm), []).append(rect)
+        by_top.setdefault(at(rect.y_mm), []).append(rect)
+
+    def along_y(a: Rect, b: Rect) -> bool:
+        return b.y_mm < a.bottom_mm - 1e-6 and a.y_mm < b.bottom_mm - 1e-6
+
+    def along_x(a: Rect, b: Rect) -> bool:
+        return b.x_mm < a.right_mm - 1e-6 and a.x_mm < b.right_mm - 1e-6
+
+    shown = []
+    for rect in rects:
+        left = any(along_y(rect, o) for o in by_right.get(at(rect.x_mm), ()) if o is not rect)
+        right = any(along_y(rect, o) for o in by_left.get(at(rect.right_mm), ())
+                    if o is not rect)
+        top = any(along_x(rect, o) for o in by_bottom.get(at(rect.y_mm), ()) if o is not rect)
+        bottom = any(along_x(rect, o) for o in by_top.get(at(rect.bottom_mm), ())
+                     if o is not rect)
+        grow_left, grow_right, grow_top, grow_bottom = (
+            0.0 if shared else bleed_mm for shared in (left, right, top, bottom))
+        shown.append(Rect(rect.x_mm - grow_left, rect.y_mm - grow_top,
+                          rect.width_mm + grow_left + grow_right,
+                          rect.height_mm + grow_top + grow_bottom))
+    return shown
 
 
 def _registration_lines(paper: Size, layout: SheetLayout) -> tuple[Line, ...]:
