@@ -473,8 +473,12 @@ class Renderer:
         offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
                   "bottom": height - fit.height_mm}[valign]
         baseline = y + max(offset, 0.0) + fit.vertical[0] * size_mm
-        parts = [f'<g data-fit="text" font-family="{face.family}" font-weight="{face.weight}" '
-                 f'font-size="{_number(size_mm)}" fill="{escape(fill)}">']
+        # The box the text was fitted to (x y width height, mm) goes with it, so what prints
+        # can be compared with what was measured.
+        box = " ".join(_number(v) for v in (x, y, width, height))
+        parts = [f'<g data-fit="text" data-box="{box}" font-family="{face.family}" '
+                 f'font-weight="{face.weight}" font-size="{_number(size_mm)}" '
+                 f'fill="{escape(fill)}">']
         for runs in fit.lines:
             for run in runs:
                 if run.icon:
