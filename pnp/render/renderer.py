@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import math
 import os
 import posixpath
 import re
@@ -32,7 +33,7 @@ from ..load.content import printable
 from ..fonts import FACES, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
-from .textfit import TOKEN, fit_text, tokens_in, wrap
+from .textfit import DEFAULT_LANGUAGE, ICON_RISE_EM, TOKEN, fit_text, printed_text, tokens_in, wrap
 from ..units import MM_PER_INCH, Size
 
 MM_PER_PT = 25.4 / 72
@@ -393,7 +394,8 @@ class Renderer:
         label = getattr(card, "label", "")
         smallest = size_pt if policy == "fail" or min_pt is None else min_pt
         self._check_characters(text, face, where, label, field)
-        fit = fit_text(text, face, width, height, size_pt, smallest, leading, align)
+        fit = fit_text(text, face, width, height, size_pt, smallest, leading, align,
+                       self._language())
         if where is not None:
             if not fit.fits:
                 self._report_overflow(fit, text, box_mm, smallest, where, label, field)
@@ -454,17 +456,23 @@ class Renderer:
                 f"{face.face.family}", subject=label, field=field,
                 hint="it would print as an empty box; replace it")
 
+    def _language(self) -> str:
+        """The game's language, for hyphenation; English when its manifest names none."""
+        return str(getattr(self.info, "language", "") or DEFAULT_LANGUAGE)
+
     def _report_overflow(self, fit, text, box_mm, smallest, where, label, field) -> None:
         _, _, width, height = box_mm
         if fit.too_wide:
             message = (f"the word '{fit.too_wide}' is wider than its {width:g} mm box even at "
                        f"{smallest:g} pt")
-            hint = "break or shorten the word"
+            hint = _too_wide_hint(fit)
         else:
             message = (f"text overflows its {width:g} x {height:g} mm box by "
-                       f"{fit.overflow_mm:.1f} mm ({fit.overflow_lines} line"
+                       f"{_shown_mm(fit.overflow_mm)} mm ({fit.overflow_lines} line"
                        f"{'s' if fit.overflow_lines != 1 else ''}) even at {smallest:g} pt")
-            hint = f"shorten it by about {_words_to_cut(text, fit)} words"
+            cut = _words_to_cut(fit)
+            hint = (f"shorten it by about {cut} word{'s' if cut != 1 else ''}, or give the "
+                    f"template's text box {_shown_mm(fit.overflow_mm)} mm more height")
         self.findings.error("text-overflow", where, message, subject=label, field=field,
                             hint=hint)
 
@@ -483,7 +491,7 @@ class Renderer:
             for run in runs:
                 if run.icon:
                     if run.icon in self.icons:
-                        top = baseline - 0.78 * size_mm
+                        top = baseline - ICON_RISE_EM * size_mm
                         parts.append(self.icon(run.icon, x + run.x_mm, top, run.width_mm))
                 else:
                     parts.append(f'<text x="{_number(x + run.x_mm)}" y="{_number(baseline)}">'
@@ -552,13 +560,31 @@ def _excerpt(line: str, column: int) -> str:
 
 
 def _strip_tokens(text: str) -> str:
-    return TOKEN.sub("", text)
+    """The characters a text prints: no icon tokens, no marks that only allow a break."""
+    return printed_text(TOKEN.sub("", text))
 
 
-def _words_to_cut(text: str, fit) -> int:
-    words = max(len(text.split()), 1)
-    lines = max(len(fit.lines), 1)
-    return max(1, round(words * fit.overflow_lines / lines))
+def _words_to_cut(fit) -> int:
+    """The words on the lines whose ink is past the box."""
+    over = fit.lines[len(fit.lines) - fit.overflow_lines:] if fit.overflow_lines else ()
+    return max(1, sum(len(run.text.split()) + (1 if run.icon else 0)
+                      for line in over for run in line))
+
+
+def _shown_mm(length_mm: float) -> str:
+    """A small length shown so that it never reads as 0.0 (rounded up to 0.01 mm)."""
+    return f"{length_mm:.1f}" if length_mm >= 0.095 else f"{math.ceil(length_mm * 100) / 100:.2f}"
+
+
+def _too_wide_hint(fit) -> str:
+    """What can be done about a word no break opportunity narrows enough."""
+    piece = fit.unbreakable
+    if len(piece) <= 1:
+        return "widen the text box: it is narrower than one character at this size"
+    return (f"shorten '{piece}', or mark where it may break with a soft hyphen (write "
+            f"\\u00ad in a double-quoted YAML string, e.g. \"{piece[:len(piece) // 2]}"
+            f"\\u00ad{piece[len(piece) // 2:]}\"); it prints as a hyphen only where the "
+            "line breaks")
 
 
 def _font_attributes(role: str) -> Markup:
