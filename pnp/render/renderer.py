@@ -471,8 +471,10 @@ class Renderer:
                        f"{_shown_mm(fit.overflow_mm)} mm ({fit.overflow_lines} line"
                        f"{'s' if fit.overflow_lines != 1 else ''}) even at {smallest:g} pt")
             cut = _words_to_cut(fit)
-            hint = (f"shorten it by about {cut} word{'s' if cut != 1 else ''}, or give the "
-                    f"template's text box {_shown_mm(fit.overflow_mm)} mm more height")
+            hint = f"shorten it by about {cut} word{'s' if cut != 1 else ''}"
+            if fit.overflow_lines == 1:  # its last line only: a little more room would do
+                hint += (f", or give the template's text box {_shown_mm(fit.overflow_mm)} mm "
+                         "more height")
         self.findings.error("text-overflow", where, message, subject=label, field=field,
                             hint=hint)
 
@@ -581,10 +583,10 @@ def _too_wide_hint(fit) -> str:
     piece = fit.unbreakable
     if len(piece) <= 1:
         return "widen the text box: it is narrower than one character at this size"
-    return (f"shorten '{piece}', or mark where it may break with a soft hyphen (write "
-            f"\\u00ad in a double-quoted YAML string, e.g. \"{piece[:len(piece) // 2]}"
-            f"\\u00ad{piece[len(piece) // 2:]}\"); it prints as a hyphen only where the "
-            "line breaks")
+    middle = len(piece) // 2
+    return (f"shorten it, or write a soft hyphen where it may break (\"{piece[:middle]}"
+            f"\\u00ad{piece[middle:]}\" in a double-quoted YAML string): it prints as a "
+            "hyphen only where the line breaks")
 
 
 def _font_attributes(role: str) -> Markup:

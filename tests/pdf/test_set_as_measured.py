@@ -16,63 +16,21 @@ from pnp.pdf.draw import render_pdf
 from pnp.pipeline import Project, check_game
 from pnp.units import mm_to_pt
 from readback import read_sheet
+from tinygame import front, write_game
 
 KITS = ("downturn", "crunch", "downsize", "boomtown", "banking")
 # PDF coordinates are written to 1/256 pt or finer; a glyph placed differently moves far more.
 SAME_PLACE_PT = 0.01
 STAMP = re.compile(r"v[0-9a-f]{6}")
 
-GAME = """\
-title: Tiny
-designer: A. Designer
-year: 2026
-players: {min: 1, max: 2}
-licence:
-  name: CC BY 4.0
-  url: https://creativecommons.org/licenses/by/4.0/
-  attribution: "Tiny (c) 2026 A. Designer, CC BY 4.0"
-decks:
-  cards:
-    title: Tiny cards
-    size: poker
-    front: front.svg.j2
-    back: back.svg.j2
-    file: cards.yaml
-    quantity: copies
-    label: 'card "{{ title }}"'
-    fields:
-      title: {type: text, max_chars: 30}
-      text: {type: text, max_words: 60}
-      copies: {type: whole, min: 0}
-"""
-FRONT = """\
-<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">
-<rect x="-5" y="-5" width="73" height="98" fill="#ffffff"/>
-{{ text_box(card, "title", (7, 8, 49, 10), font="title", size_pt=12, min_pt=9, align="center") }}
-{{ text_box(card, "text", (7, 30, 49, 40), size_pt=10, min_pt=8) }}
-</svg>
-"""
-BACK = """\
-<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">
-<rect x="-5" y="-5" width="73" height="98" fill="#1f2a44"/>
-</svg>
-"""
+FRONT = front('text_box(card, "title", (7, 8, 49, 10), font="title", size_pt=12, min_pt=9, '
+              'align="center")', 'text_box(card, "text", (7, 30, 49, 40), size_pt=10, min_pt=8)')
 CARD = """\
 - title: Harbour Master
   text: Play this card to move one step ahead, then draw a card and pass the turn to the
     player on your left, who illuminates the harbour.
   copies: {copies}
 """
-
-
-def write_game(root: Path, copies: int) -> None:
-    content, templates = root / "content" / "tiny", root / "templates" / "tiny"
-    content.mkdir(parents=True)
-    templates.mkdir(parents=True)
-    (content / "game.yaml").write_text(GAME, encoding="utf-8")
-    (content / "cards.yaml").write_text(CARD.format(copies=copies), encoding="utf-8")
-    (templates / "front.svg.j2").write_text(FRONT, encoding="utf-8")
-    (templates / "back.svg.j2").write_text(BACK, encoding="utf-8")
 
 
 def first_card_glyphs(root: Path) -> list[tuple[str, float, float]]:
@@ -94,7 +52,7 @@ def first_card_glyphs(root: Path) -> list[tuple[str, float, float]]:
 
 
 def built(root: Path, copies: int) -> list[tuple[str, float, float]]:
-    write_game(root, copies)
+    write_game(root, CARD.format(copies=copies), FRONT)
     assert main(["build", "--root", str(root), "--game", "tiny", "--out",
                  str(root / "out")]) == 0
     return first_card_glyphs(root)
