@@ -33,7 +33,8 @@ from ..load.content import printable
 from ..fonts import FACES, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
-from .textfit import DEFAULT_LANGUAGE, ICON_RISE_EM, TOKEN, fit_text, printed_text, tokens_in, wrap
+from .textfit import (DEFAULT_LANGUAGE, ICON_RISE_EM, TOKEN, fit_text, printed_text, tokens_in,
+                      wrap)
 from ..units import MM_PER_INCH, Size
 
 MM_PER_PT = 25.4 / 72
@@ -575,7 +576,9 @@ def _words_to_cut(fit) -> int:
 
 def _shown_mm(length_mm: float) -> str:
     """A small length shown so that it never reads as 0.0 (rounded up to 0.01 mm)."""
-    return f"{length_mm:.1f}" if length_mm >= 0.095 else f"{math.ceil(length_mm * 100) / 100:.2f}"
+    if length_mm >= 0.095:
+        return f"{length_mm:.1f}"
+    return f"{math.ceil(length_mm * 100) / 100:.2f}"
 
 
 def _too_wide_hint(fit) -> str:

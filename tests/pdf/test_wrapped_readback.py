@@ -20,7 +20,8 @@ NARROW = front('text_box(card, "title", (5, 6, 53, 10), font="title", size_pt=11
                'text_box(card, "text", (20, 24, 18, 60), size_pt=9, min_pt=9)')
 CARDS = """\
 - title: "Donau\\u00addampf\\u00adschiff\\u00adfahrt"
-  text: "Meet at City-Which-Appears-On-No-Map, then ride the Donau\\u00addampf\\u00adschiff\\u00adfahrt and/or walk."
+  text: "Meet at City-Which-Appears-On-No-Map, then ride the
+    Donau\\u00addampf\\u00adschiff\\u00adfahrt and/or walk."
   copies: 1
 """
 

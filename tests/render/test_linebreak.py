@@ -9,7 +9,8 @@ from pnp.fonts import metrics
 from pnp.render.textfit import fit_text
 
 BODY = metrics("body")
-JAPANESE = "日本語の文章は空白がなくても、文字と文字の間で折り返すことができます。"
+JAPANESE = ("日本語の文章は空白がなくても、"
+            "文字と文字の間で折り返すことができます。")
 
 
 def texts(fit) -> list[str]:
