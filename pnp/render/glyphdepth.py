@@ -19,17 +19,13 @@ from pathlib import Path
 
 from .. import reads
 from ..cache import store
-from ..fonts import Metrics, font_dir
-
-
-def glyph_depths(font: Metrics) -> dict[int, float] | None:
-    """Code point -> depth below the baseline (fraction of the size) of each glyph that goes
-    below it; None when the font file has no glyph boxes to read."""
-    return _face_depths(font.face)
+from ..fonts import FontFace, font_dir
 
 
 @cache
-def _face_depths(face) -> dict[int, float] | None:
+def glyph_depths(face: FontFace) -> dict[int, float] | None:
+    """Code point -> depth below the baseline (fraction of the size) of each glyph of the
+    face's font that goes below it; None when the file has no glyph boxes to read."""
     return _depths(str(getattr(face, "path", "") or font_dir() / face.file))
 
 

@@ -81,7 +81,14 @@ class _Unit:
 
     text: str
     space_after: bool
-    icons: tuple[str, ...] = ()  # the icons' names, in order
+    icons: tuple[str, ...]  # the icons' names, in order
+    glyphs: str  # the characters it prints (icons and soft hyphens left out)
+    soft: bool  # it ends in a soft hyphen: a hyphen prints if the line breaks after it
+
+
+def _unit(text: str, space_after: bool, icons: tuple[str, ...] = ()) -> _Unit:
+    return _Unit(text, space_after, icons, printed_text(text).replace(_ICON, ""),
+                 text.endswith(SOFT_HYPHEN))
 
 
 def pieces(word: str) -> list[tuple[str, str]]:
@@ -158,11 +165,12 @@ def _paragraph_units(paragraph: str) -> tuple[tuple[str, bool], ...]:
     return tuple((text, space) for text, space in units)
 
 
-def _units(paragraph: str) -> list[_Unit]:
+@lru_cache(maxsize=8192)
+def _units(paragraph: str) -> tuple[_Unit, ...]:
     names = iter(TOKEN.findall(paragraph))
     shape = _SPACES.sub(" ", TOKEN.sub(_ICON, paragraph)).strip()
-    return [_Unit(text, space, tuple(next(names) for _ in range(text.count(_ICON))))
-            for text, space in _paragraph_units(shape)]
+    return tuple(_unit(text, space, tuple(next(names) for _ in range(text.count(_ICON))))
+                 for text, space in _paragraph_units(shape))
 
 
 @lru_cache(maxsize=64)
@@ -191,7 +199,7 @@ def _hyphenated(unit: _Unit, language: str) -> list[_Unit]:
     cuts = (0, *points, len(unit.text))
     parts = [unit.text[a:b] for a, b in zip(cuts, cuts[1:])]
     names = iter(unit.icons)
-    return [_Unit(part + ("" if last else SOFT_HYPHEN), unit.space_after if last else False,
+    return [_unit(part + ("" if last else SOFT_HYPHEN), unit.space_after if last else False,
                   tuple(next(names) for _ in range(part.count(_ICON))))
             for last, part in ((i == len(parts) - 1, part) for i, part in enumerate(parts))]
 
@@ -209,31 +217,43 @@ class _Measure:
         self.icon = (ICON_EM + 2 * ICON_GAP_EM) * size_pt * 25.4 / 72
 
     def unit(self, unit: _Unit) -> float:
-        text = printed_text(unit.text)
-        icons = text.count(_ICON)
-        return self.font.width_mm(text.replace(_ICON, ""), self.size_pt) + icons * self.icon
+        return self.font.width_mm(unit.glyphs, self.size_pt) + len(unit.icons) * self.icon
 
-    def line(self, units: list[_Unit], widths: list[float]) -> float:
+    def alone(self, unit: _Unit) -> float:
+        """The width of a line holding only this unit."""
+        return self.unit(unit) + (self.hyphen if unit.soft else 0.0)
+
+    def line(self, units) -> float:
         """The width a line of these units prints: spaces between them, and a hyphen after
         the last one if it ends in a soft hyphen."""
         if not units:
             return 0.0
         spaces = sum(1 for unit in units[:-1] if unit.space_after)
-        hyphen = self.hyphen if units[-1].text.endswith(SOFT_HYPHEN) else 0.0
-        return sum(widths) + spaces * self.space + hyphen
+        hyphen = self.hyphen if units[-1].soft else 0.0
+        return sum(self.unit(unit) for unit in units) + spaces * self.space + hyphen
 
 
-def _break_paragraph(units: list[_Unit], measure: _Measure, width_mm: float) -> list[list[_Unit]]:
+def _break_paragraph(units: list[_Unit], unit_widths: list[float], measure: _Measure,
+                     width_mm: float) -> list[list[_Unit]]:
     """Greedy: each line takes units while they fit and breaks at the last opportunity
     that fits (a soft hyphen's hyphen counted where the line breaks at it)."""
-    widths = [measure.unit(unit) for unit in units]
+    # running sums: a line's width from any unit to any other in constant time
+    widths, spaces = [0.0], [0]
+    for unit, unit_width in zip(units, unit_widths):
+        widths.append(widths[-1] + unit_width)
+        spaces.append(spaces[-1] + unit.space_after)
+
+    def width(start: int, end: int) -> float:
+        return (widths[end] - widths[start] + (spaces[end - 1] - spaces[start]) * measure.space
+                + (measure.hyphen if units[end - 1].soft else 0.0))
+
+    limit = width_mm + EPSILON_MM
     lines: list[list[_Unit]] = []
     start = 0
     for end in range(1, len(units) + 1):
-        while end - start > 1 and measure.line(units[start:end], widths[start:end]) > \
-                width_mm + EPSILON_MM:
-            cut = next((k for k in range(end - 1, start, -1) if measure.line(
-                units[start:k], widths[start:k]) <= width_mm + EPSILON_MM), start + 1)
+        while end - start > 1 and width(start, end) > limit:
+            cut = next((k for k in range(end - 1, start, -1) if width(start, k) <= limit),
+                       start + 1)
             lines.append(units[start:cut])
             start = cut
     lines.append(units[start:])
@@ -253,21 +273,24 @@ def wrap(text: str, font: Metrics, size_pt: float, width_mm: float,
     measure = _Measure(font, size_pt)
     lines: list[list[_Unit]] = []
     too_wide = unbreakable = ""
+    limit = width_mm + EPSILON_MM
     for paragraph in text.split("\n"):
         units: list[_Unit] = []
+        widths: list[float] = []
         for unit in _units(paragraph):
-            if measure.line([unit], [measure.unit(unit)]) > width_mm + EPSILON_MM:
-                # wider than the box: hyphenated by the language's patterns, if it has them
-                parts = _hyphenated(unit, language)
-                for part in parts:
-                    if measure.line([part], [measure.unit(part)]) > width_mm + EPSILON_MM \
-                            and not too_wide:
-                        too_wide = _shown(unit)
-                        unbreakable = _shown(part).removesuffix(HYPHEN)
-                units += parts
-            else:
+            width = measure.unit(unit)
+            if width + (measure.hyphen if unit.soft else 0.0) <= limit:
                 units.append(unit)
-        lines += _break_paragraph(units, measure, width_mm)
+                widths.append(width)
+                continue
+            # wider than the box: hyphenated by the language's patterns, if it has them
+            for part in _hyphenated(unit, language):
+                units.append(part)
+                widths.append(measure.unit(part))
+                if measure.alone(part) > limit and not too_wide:
+                    too_wide = _shown(unit)
+                    unbreakable = _shown(part).removesuffix(HYPHEN)
+        lines += _break_paragraph(units, widths, measure, width_mm)
     return lines, too_wide, unbreakable
 
 
@@ -278,7 +301,7 @@ def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
     gap = ICON_GAP_EM * size_pt * 25.4 / 72
     placed, widths = [], []
     for units in lines:
-        total = measure.line(units, [measure.unit(unit) for unit in units])
+        total = measure.line(units)
         x = {"left": 0.0, "center": (width_mm - total) / 2, "right": width_mm - total}[align]
         runs: list[Run] = []
         text, text_x = "", x
@@ -308,17 +331,22 @@ def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
     return tuple(placed), tuple(widths)
 
 
-def _depth(runs: tuple[Run, ...], font: Metrics) -> float:
+@lru_cache(maxsize=65536)
+def _glyph_depth(face, glyphs: str, descent: float) -> float:
+    """How far the deepest of these glyphs reaches below the baseline (fraction of the size);
+    the font's descent when its glyph boxes cannot be read."""
+    depths = glyph_depths(face)
+    if depths is None:
+        return descent if glyphs.strip() else 0.0
+    return max((depths.get(ord(ch), 0.0) for ch in glyphs), default=0.0)
+
+
+def _depth(units: list[_Unit], font: Metrics) -> float:
     """How far a line's ink reaches below its baseline, as a fraction of the size."""
-    depths = glyph_depths(font)
-    deepest = 0.0
-    for run in runs:
-        if run.icon:
-            deepest = max(deepest, ICON_EM - ICON_RISE_EM + ICON_STROKE_EM / 2)
-        elif depths is None:
-            deepest = max(deepest, font.descent)
-        else:
-            deepest = max([deepest, *(depths.get(ord(ch), 0.0) for ch in run.text)])
+    deepest = max((_glyph_depth(font.face, unit.glyphs, font.descent) for unit in units),
+                  default=0.0)
+    if any(unit.icons for unit in units):
+        deepest = max(deepest, ICON_EM - ICON_RISE_EM + ICON_STROKE_EM / 2)
     return deepest
 
 
@@ -331,16 +359,16 @@ def fit_text(text: str, font: Metrics, width_mm: float, height_mm: float, size_p
     size = size_pt
     while True:
         lines, too_wide, unbreakable = wrap(text, font, size, width_mm, language)
-        runs, widths = place(lines, font, size, width_mm, align)
         size_mm = size * 25.4 / 72
         # each printed line's lowest ink, from the top of the box (an empty line has none)
         bottoms = [(font.ascent + i * leading + _depth(line, font)) * size_mm
-                   for i, line in enumerate(runs) if line]
+                   for i, line in enumerate(lines) if line]
         ink_height = max(bottoms, default=0.0)
         fits = not too_wide and ink_height <= height_mm + EPSILON_MM
         if fits or size - SIZE_STEP_PT < min_pt - 1e-9:
             break
         size -= SIZE_STEP_PT
+    runs, widths = place(lines, font, size, width_mm, align)
     over = sum(1 for bottom in bottoms if bottom > height_mm + EPSILON_MM)
     return Fit(size, leading, runs, widths, fits, max(ink_height - height_mm, 0.0), over,
                too_wide, vertical, unbreakable, ink_height)
