@@ -288,7 +288,7 @@ def wrap(text: str, font: Metrics, size_pt: float, width_mm: float,
                 units.append(part)
                 widths.append(measure.unit(part))
                 if measure.alone(part) > limit and not too_wide:
-                    too_wide = _shown(unit)
+                    too_wide = _shown(unit) or HYPHEN  # a lone soft hyphen
                     unbreakable = _shown(part).removesuffix(HYPHEN)
         lines += _break_paragraph(units, widths, measure, width_mm)
     return lines, too_wide, unbreakable

@@ -4,6 +4,8 @@ and a fit measured to the ink of the glyphs printed."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pnp.fonts import metrics
 from pnp.render.textfit import fit_text
@@ -117,3 +119,18 @@ def test_breaking_a_text_again_is_quick():
     for width in range(30, 60):
         fit_text(text, BODY, width, 100, 9, 7)
     assert time.perf_counter() - start < 1.0
+
+
+PIECES = st.sampled_from(list("ab -/\u00ad\u200b\n()!,.日本語、。\u2014\u2013\u00a0\t'\"1")
+                         + ["{red}", "{yellow}", "{x-1}", "Donau", "illuminations"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(PIECES, max_size=30).map("".join), st.floats(0.5, 60),
+       st.sampled_from(["left", "center", "right"]), st.sampled_from(["en_US", "de", "zxx"]))
+def test_any_text_fits_inside_its_width_or_names_what_is_too_wide(text, width, align, language):
+    fit = fit_text(text, BODY, width, 30, 9, 7, align=align, language=language)
+    if not fit.too_wide:
+        assert max(fit.line_widths_mm, default=0.0) <= width + 1e-6
+    printed = [run.text for line in fit.lines for run in line]
+    assert not any("\u00ad" in text or "\u200b" in text for text in printed)
