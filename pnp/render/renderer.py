@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import math
 import os
 import posixpath
 import re
@@ -32,7 +33,7 @@ from ..load.content import printable
 from ..fonts import FACES, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
-from .textfit import TOKEN, fit_text, wrap
+from .textfit import DEFAULT_LANGUAGE, ICON_RISE_EM, TOKEN, fit_text, printed_text, wrap
 from ..units import MM_PER_INCH, Size
 
 MM_PER_PT = 25.4 / 72
@@ -399,7 +400,8 @@ class Renderer:
         smallest = size_pt if policy == "fail" or min_pt is None else min_pt
         self._check_tokens(text, where, label, field)
         self._check_characters(text, face, where, label, field)
-        fit = fit_text(text, face, width, height, size_pt, smallest, leading, align)
+        fit = fit_text(text, face, width, height, size_pt, smallest, leading, align,
+                       self._language())
         if where is not None:
             if not fit.fits:
                 self._report_overflow(fit, text, box_mm, smallest, where, label, field)
@@ -470,17 +472,25 @@ class Renderer:
                 f"{face.face.family}", subject=label, field=field,
                 hint="it would print as an empty box; replace it")
 
+    def _language(self) -> str:
+        """The edition's language, for hyphenation; English when the game names none."""
+        return str(self.env.globals.get("lang") or DEFAULT_LANGUAGE)
+
     def _report_overflow(self, fit, text, box_mm, smallest, where, label, field) -> None:
         _, _, width, height = box_mm
         if fit.too_wide:
             message = (f"the word '{fit.too_wide}' is wider than its {width:g} mm box even at "
                        f"{smallest:g} pt")
-            hint = "break or shorten the word"
+            hint = _too_wide_hint(fit)
         else:
             message = (f"text overflows its {width:g} x {height:g} mm box by "
-                       f"{fit.overflow_mm:.1f} mm ({fit.overflow_lines} line"
+                       f"{_shown_mm(fit.overflow_mm)} mm ({fit.overflow_lines} line"
                        f"{'s' if fit.overflow_lines != 1 else ''}) even at {smallest:g} pt")
-            hint = f"shorten it by about {_words_to_cut(text, fit)} words"
+            cut = _words_to_cut(fit)
+            hint = f"shorten it by about {cut} word{'s' if cut != 1 else ''}"
+            if fit.overflow_lines == 1:  # its last line only: a little more room would do
+                hint += (f", or give the template's text box {_shown_mm(fit.overflow_mm)} mm "
+                         "more height")
         self.findings.error("text-overflow", where, message, subject=label, field=field,
                             hint=hint)
 
@@ -489,8 +499,12 @@ class Renderer:
         offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
                   "bottom": height - fit.height_mm}[valign]
         baseline = y + max(offset, 0.0) + fit.vertical[0] * size_mm
-        parts = [f'<g data-fit="text" font-family="{face.family}" font-weight="{face.weight}" '
-                 f'font-size="{_number(size_mm)}" fill="{escape(fill)}">']
+        # The box the text was fitted to (x y width height, mm) goes with it, so what prints
+        # can be compared with what was measured.
+        box = " ".join(_number(v) for v in (x, y, width, height))
+        parts = [f'<g data-fit="text" data-box="{box}" font-family="{face.family}" '
+                 f'font-weight="{face.weight}" font-size="{_number(size_mm)}" '
+                 f'fill="{escape(fill)}">']
         for runs in fit.lines:
             for run in runs:
                 if run.icon:
@@ -498,7 +512,7 @@ class Renderer:
                         # A square sits a little below the baseline, as a capital's box
                         # would; a designer's symbol stands on it, as its letters do.
                         image = bool(self.icons[run.icon].get("href"))
-                        top = baseline - (run.width_mm if image else 0.78 * size_mm)
+                        top = baseline - (run.width_mm if image else ICON_RISE_EM * size_mm)
                         parts.append(self.icon(run.icon, x + run.x_mm, top, run.width_mm))
                 else:
                     parts.append(f'<text x="{_number(x + run.x_mm)}" y="{_number(baseline)}">'
@@ -580,13 +594,33 @@ def _closest_first(name: str, known) -> list[str]:
 
 
 def _strip_tokens(text: str) -> str:
-    return TOKEN.sub("", text)
+    """The characters a text prints: no icon tokens, no marks that only allow a break."""
+    return printed_text(TOKEN.sub("", text))
 
 
-def _words_to_cut(text: str, fit) -> int:
-    words = max(len(text.split()), 1)
-    lines = max(len(fit.lines), 1)
-    return max(1, round(words * fit.overflow_lines / lines))
+def _words_to_cut(fit) -> int:
+    """The words on the lines whose ink is past the box."""
+    over = fit.lines[len(fit.lines) - fit.overflow_lines:] if fit.overflow_lines else ()
+    return max(1, sum(len(run.text.split()) + (1 if run.icon else 0)
+                      for line in over for run in line))
+
+
+def _shown_mm(length_mm: float) -> str:
+    """A small length shown so that it never reads as 0.0 (rounded up to 0.01 mm)."""
+    if length_mm >= 0.095:
+        return f"{length_mm:.1f}"
+    return f"{math.ceil(length_mm * 100) / 100:.2f}"
+
+
+def _too_wide_hint(fit) -> str:
+    """What can be done about a word no break opportunity narrows enough."""
+    piece = fit.unbreakable
+    if len(piece) <= 1:
+        return "widen the text box: it is narrower than one character at this size"
+    middle = len(piece) // 2
+    return (f"shorten it, or write a soft hyphen where it may break (\"{piece[:middle]}"
+            f"\\u00ad{piece[middle:]}\" in a double-quoted YAML string): it prints as a "
+            "hyphen only where the line breaks")
 
 
 def _font_attributes(role: str) -> Markup:
