@@ -22,7 +22,7 @@ from .cache.pdfs import BuildCache, output_key
 from .cache.sheets import SheetCache
 from .errors import UsageError
 from .findings import Findings, Location, display_path
-from .fonts import font_files, measured, metrics
+from .fonts import font_files, measured, metrics, own_font_files
 from .kit import KitPlan, plan_kit
 from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .layout.printers import PRINTERS_DIR, load_profile
@@ -146,7 +146,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
         return checked
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
-        {"game": game, "info": game.info}, art_folder=folder, root=project.root)
+        {"game": game, "info": game.info}, art_folder=folder, root=project.root,
+        fonts=game.fonts)
     options = options or PrintOptions()
     kept = SheetCache(project.root, name, renderer, paper, options, loaded, measured()) \
         if remember else None
@@ -324,7 +325,7 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
                 staging.write(folder / extra, text.encode("utf-8"))
             key = None  # a PDF the record does not list is drawn; its key can wait
             if record and record.lists(output.file_name):
-                key = output_key(output.plans, output.document, font_files())
+                key = output_key(output.plans, output.document, font_files(checked.game.fonts))
                 if record.fresh(output.file_name, key):
                     continue
             wanted.append(output)
@@ -335,9 +336,10 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
             meanwhile()
         for n, output in enumerate(wanted):
             if record and keys[n] is None:
-                keys[n] = output_key(output.plans, output.document, font_files())
+                keys[n] = output_key(output.plans, output.document, font_files(checked.game.fonts))
 
-    drawn = drawing.draw([Job(o.file_name, o.plans, o.document) for o in wanted], progress,
+    fonts = own_font_files(checked.game.fonts)
+    drawn = drawing.draw([Job(o.file_name, o.plans, o.document, fonts) for o in wanted], progress,
                          while_drawing)
     written = []
     for output, key, data in zip(wanted, keys, drawn):

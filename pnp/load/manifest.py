@@ -66,6 +66,20 @@ class Icon:
     fill: Colour
     letter: str = ""
     ink: Colour = Colour("#ffffff")
+    where: Where = located()
+
+
+@dataclass(frozen=True)
+class FontSpec:
+    """A font role of the game's own: TrueType files in the game folder, one per face, and
+    their licence (a fonts's licence travels with every copy of the files)."""
+
+    regular: str  # the face the role names
+    licence: str  # the licence's text, a file in the game folder, or its name ('OFL-1.1')
+    bold: str = ""  # what `**bold**` draws with (and the role `bold`, for `body`)
+    italic: str = ""  # what `*italic*` draws with
+    bold_italic: str = ""
+    where: Where = located()
 
 
 @dataclass(frozen=True)
@@ -150,6 +164,7 @@ class Manifest:
     plugin: str = ""  # rules from an installed package (entry-point group pnp.rules)
     stamps: bool = True  # a short version stamp on every printed face; false for a final print
     icons: dict[str, Icon] = field(default_factory=dict)  # `{name}` in text draws one
+    fonts: dict[str, FontSpec] = field(default_factory=dict)  # the game's own fonts, by role
     data: dict[str, TableSpec] = field(default_factory=dict)  # tables, not printed
     decks: dict[str, DeckSpec] = field(default_factory=dict)  # cards, tiles, tokens
     boards: dict[str, BoardSpec] = field(default_factory=dict)  # printed whole and tiled

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ..fonts import Metrics
+from .emphasis import BOLD, ITALIC, styled_parts
 
 TOKEN = re.compile(r"\{([a-z][a-z0-9-]*)\}")
 SIZE_STEP_PT = 0.25
@@ -28,6 +29,7 @@ class Run:
     width_mm: float
     text: str = ""
     icon: str = ""
+    style: int = 0  # emphasis: 0 regular, 1 bold, 2 italic, 3 both (pnp.render.emphasis)
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,35 @@ def pieces(word: str) -> list[tuple[str, str]]:
     return out
 
 
+def word_parts(word: str) -> list[tuple[str, str, int]]:
+    """A word's ('text', s, style) and ('icon', name, style) parts: its pieces, with the
+    emphasis each is drawn in (a style carries on past an icon)."""
+    out: list[tuple[str, str, int]] = []
+    style = 0
+    for kind, value in pieces(word):
+        if kind == "icon":
+            out.append((kind, value, style))
+            continue
+        for style, text in styled_parts(value, style):
+            if text:
+                out.append((kind, text, style))
+    return out
+
+
+def styled_metrics(font: Metrics, style: int) -> Metrics:
+    """The face emphasis draws in; the role's own face when its family has no such face
+    (the renderer reports that)."""
+    if not style:
+        return font
+    return font.styled(bool(style & BOLD), bool(style & ITALIC)) or font
+
+
+def word_width_mm(word: str, font: Metrics, size_pt: float, icon_mm: float) -> float:
+    """A word's width: each text part measured in the face that draws it, icons `icon_mm`."""
+    return sum(icon_mm if kind == "icon" else styled_metrics(font, style).width_mm(s, size_pt)
+               for kind, s, style in word_parts(word))
+
+
 def tokens_in(text: str) -> list[str]:
     return TOKEN.findall(text)
 
@@ -84,8 +115,7 @@ def wrap(text: str, font: Metrics, size_pt: float, width_mm: float):
         line: list[tuple[str, float]] = []
         used = 0.0
         for word in paragraph.split():
-            w = sum(icon if kind == "icon" else font.width_mm(s, size_pt)
-                    for kind, s in pieces(word))
+            w = word_width_mm(word, font, size_pt, icon)
             if w > width_mm + 1e-9 and not too_wide:
                 too_wide = word
             extra = w if not line else used + space + w
@@ -109,25 +139,31 @@ def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
         total = sum(w for _, w in words) + space * max(len(words) - 1, 0)
         x = {"left": 0.0, "center": (width_mm - total) / 2, "right": width_mm - total}[align]
         runs: list[Run] = []
-        text, text_x = "", x
+        text, text_x, text_style = "", x, 0
         for i, (word, _) in enumerate(words):
             if i:
                 text += " " if text else ""
                 x += space
-            for kind, value in pieces(word):
+            for kind, value, style in word_parts(word):
                 if kind == "text":
+                    if style != text_style:  # a run is drawn in one face
+                        if text.strip():
+                            runs.append(Run(text_x, x - text_x, text=text.rstrip(),
+                                            style=text_style))
+                        text, text_style = "", style
                     if not text:
                         text_x = x
                     text += value
-                    x += font.width_mm(value, size_pt)
+                    x += styled_metrics(font, style).width_mm(value, size_pt)
                 else:
                     if text.strip():
-                        runs.append(Run(text_x, x - text_x, text=text.rstrip()))
+                        runs.append(Run(text_x, x - text_x, text=text.rstrip(),
+                                        style=text_style))
                     text = ""
                     runs.append(Run(x + gap, icon, icon=value))
                     x += icon + 2 * gap
         if text.strip():
-            runs.append(Run(text_x, x - text_x, text=text.rstrip()))
+            runs.append(Run(text_x, x - text_x, text=text.rstrip(), style=text_style))
         placed.append(tuple(runs))
         widths.append(total)
     return tuple(placed), tuple(widths)
