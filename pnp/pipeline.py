@@ -279,7 +279,7 @@ def _plan_pages(sheet: Sheet, renderer: Renderer, paper: str, options: PrintOpti
 
 def check_printed_text(game: Game, findings: Findings) -> None:
     """Text the sheets print outside text boxes (title, attribution, sheet titles) must be
-    drawable by the bundled fonts too, or it prints as empty boxes on every sheet."""
+    drawable by the game's fonts too, or it prints as empty boxes on every sheet."""
     info = game.info
     texts = [(info.title, info.where.of("title"), "title"),
              (info.licence.attribution, info.licence.where.of("attribution"), "attribution")]
@@ -287,11 +287,11 @@ def check_printed_text(game: Game, findings: Findings) -> None:
         for sheet_name, spec in getattr(info, kind).items():
             texts.append((spec.title, spec.where.of("title"), f"{kind}.{sheet_name}.title"))
     for role in ("body", "bold"):
-        face = metrics(role)
+        face = metrics(role, game.fonts)
         for text, where, field_name in texts:
             for char in face.missing(text):
                 findings.error("glyph-missing", where, f"character '{char}' (U+{ord(char):04X})"
-                               f" is not in the bundled font {face.face.family}",
+                               f" is not in the font {face.face.family} ({face.face.weight})",
                                field=field_name, hint="it would print as an empty box; "
                                "replace it")
                 break

@@ -45,10 +45,15 @@ def printed_text_problems(svg: str, fonts: FontTable) -> list[GlyphProblem]:
             problems.append(GlyphProblem(
                 "glyph-missing", mark.line, mark.text, char,
                 f"character '{char}' (U+{ord(char):04X}) in '{_short(mark.text)}' is not in "
-                f"the font {face.family} ({face.weight}, {face.style})",
+                f"the font {face.family} ({_face_name(face)})",
                 "it would print as an empty box; replace it, or give the game a font that "
                 "has it (fonts: in game.yaml)"))
     return problems
+
+
+def _face_name(face) -> str:
+    named = " ".join(word for word in (face.weight, face.style) if word != "normal")
+    return named or "regular"
 
 
 def _short(text: str) -> str:

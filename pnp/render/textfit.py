@@ -93,6 +93,12 @@ def word_width_mm(word: str, font: Metrics, size_pt: float, icon_mm: float) -> f
                for kind, s, style in word_parts(word))
 
 
+def space_after_mm(word: str, font: Metrics, size_pt: float) -> float:
+    """The space after a word: drawn in the run the word ends, so in that part's face."""
+    parts = word_parts(word)
+    return styled_metrics(font, parts[-1][2] if parts else 0).width_mm(" ", size_pt)
+
+
 def tokens_in(text: str) -> list[str]:
     return TOKEN.findall(text)
 
@@ -107,7 +113,6 @@ def _height_mm(lines: int, size_pt: float, leading: float, vertical: tuple[float
 
 def wrap(text: str, font: Metrics, size_pt: float, width_mm: float):
     """Greedy line breaking; returns (lines of words, widest single word that cannot fit)."""
-    space = font.width_mm(" ", size_pt)
     icon = (ICON_EM + 2 * ICON_GAP_EM) * size_pt * 25.4 / 72
     lines: list[list[tuple[str, float]]] = []
     too_wide = ""
@@ -118,7 +123,7 @@ def wrap(text: str, font: Metrics, size_pt: float, width_mm: float):
             w = word_width_mm(word, font, size_pt, icon)
             if w > width_mm + 1e-9 and not too_wide:
                 too_wide = word
-            extra = w if not line else used + space + w
+            extra = w if not line else used + space_after_mm(line[-1][0], font, size_pt) + w
             if line and extra > width_mm + 1e-9:
                 lines.append(line)
                 line, used = [(word, w)], w
@@ -131,19 +136,19 @@ def wrap(text: str, font: Metrics, size_pt: float, width_mm: float):
 
 def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
     """Turn lines of words into runs with x positions (relative to the box's left edge)."""
-    space = font.width_mm(" ", size_pt)
     icon = ICON_EM * size_pt * 25.4 / 72
     gap = ICON_GAP_EM * size_pt * 25.4 / 72
     placed, widths = [], []
     for words in lines:
-        total = sum(w for _, w in words) + space * max(len(words) - 1, 0)
+        total = sum(w for _, w in words) + sum(space_after_mm(word, font, size_pt)
+                                               for word, _ in words[:-1])
         x = {"left": 0.0, "center": (width_mm - total) / 2, "right": width_mm - total}[align]
         runs: list[Run] = []
         text, text_x, text_style = "", x, 0
         for i, (word, _) in enumerate(words):
             if i:
                 text += " " if text else ""
-                x += space
+                x += space_after_mm(words[i - 1][0], font, size_pt)
             for kind, value, style in word_parts(word):
                 if kind == "text":
                     if style != text_style:  # a run is drawn in one face
