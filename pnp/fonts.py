@@ -163,18 +163,34 @@ def metrics(role: str, table: FontTable = BUNDLED) -> Metrics:
     return face_metrics(face, table)
 
 
-@cache
 def face_metrics(face: FontFace, table: FontTable = BUNDLED) -> Metrics:
-    path = face.location
+    """The metrics of one face; `table` is where emphasis finds the family's other faces."""
+    return _face_metrics(face, table)
+
+
+@cache
+def _face_metrics(face: FontFace, table: FontTable) -> Metrics:
+    ascent, descent, widths, default, drawable, _ = _measure(face.location, bool(face.path))
+    return Metrics(face, ascent, descent, widths, default, frozenset(drawable), table)
+
+
+@cache
+def _measure(path: Path, own: bool) -> tuple:
+    """A font file read once per process (whichever tables name it), its read noted."""
     data, answer, error = reads.look(path, inside=path.parent)
     if error is not None:
-        if face.path:  # a game's own font: the loader reported it (pnp.load.model)
+        if own:  # a game's own font: the loader reported it (pnp.load.fonts)
             raise OutsideError(f"{path}: error: the font cannot be read "
                                f"({error.strerror or error})") from error
         raise _font_error(path, f"cannot be read ({error.strerror or error})") from error
     _MEASURED[str(path)] = (str(path), answer)
-    ascent, descent, widths, default, drawable, _ = read_font(data, path)
-    return Metrics(face, ascent, descent, widths, default, frozenset(drawable), table)
+    return read_font(data, path)
+
+
+def forget_measures() -> None:
+    """Measure every font again on its next use, as a new process would."""
+    _face_metrics.cache_clear()
+    _measure.cache_clear()
 
 
 def read_font(data: bytes, path: Path) -> tuple:
