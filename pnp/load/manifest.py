@@ -72,13 +72,13 @@ class Icon:
 @dataclass(frozen=True)
 class FontSpec:
     """A font role of the game's own: TrueType files in the game folder, one per face, and
-    their licence (a fonts's licence travels with every copy of the files)."""
+    their licence (a font's licence travels with every copy of its files)."""
 
     regular: str  # the face the role names
     licence: str  # the licence's text, a file in the game folder, or its name ('OFL-1.1')
     bold: str = ""  # what `**bold**` draws with (and the role `bold`, for `body`)
     italic: str = ""  # what `*italic*` draws with
-    bold_italic: str = ""
+    bold_italic: str = ""  # what `***both***` draws with
     where: Where = located()
 
 
