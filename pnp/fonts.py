@@ -93,7 +93,12 @@ FACES = {
         FontFace("title", "NotoSerif-Bold.ttf", "Noto Serif", "bold"),
     )
 }
-BUNDLED = FontTable(tuple(FACES.values()))
+# The body family's italic faces: no role names them; `*italic*` in body text draws with them.
+ITALICS = (
+    FontFace("body", "RobotoCondensed-Italic.ttf", "Roboto Condensed", "normal", "italic"),
+    FontFace("body", "RobotoCondensed-BoldItalic.ttf", "Roboto Condensed", "bold", "italic"),
+)
+BUNDLED = FontTable(tuple(FACES.values()), ITALICS)
 
 
 def font_files(table: FontTable | None = None) -> list[tuple[str, Path]]:
@@ -231,8 +236,8 @@ def _read_metrics(path: Path) -> tuple:
 
 def require_fonts() -> None:
     """Read every bundled font once, so a missing or broken one is one error before any work."""
-    for role in FACES:
-        metrics(role)
+    for face in BUNDLED.every_face():
+        face_metrics(face)
 
 
 def measured() -> dict[str, str]:
@@ -312,7 +317,7 @@ def use_bundled_fonts() -> None:
     if not parse(config, _UNHINTED, 1):
         raise OutsideError("pnp: error: fontconfig refused pnp's font settings; check the "
                            "fontconfig installation")
-    for face in FACES.values():
+    for face in BUNDLED.every_face():
         path = font_dir() / face.file
         if not path.is_file() or not fc.FcConfigAppFontAddFile(config, str(path).encode()):
             raise _font_error(path, "cannot be read by fontconfig")

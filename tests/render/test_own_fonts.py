@@ -214,3 +214,18 @@ def test_emphasis_is_fitted_with_each_faces_own_widths():
         metrics("bold").width_mm("wide words here", 10), abs=1e-6)
     assert bold.line_widths_mm[0] > plain.line_widths_mm[0] + 0.2
     assert [run.style for run in bold.lines[0]] == [1]
+
+
+def test_italic_body_text_of_a_game_without_fonts_draws_in_the_bundled_italic(
+        tmp_path, monkeypatch, run):
+    root = tmp_path / "debtors"
+    shutil.copytree(TESTS / "data" / "games" / "debtors", root)
+    monkeypatch.chdir(root)
+    edit(root / "content/debtors/cards.csv", "Ace of Loans,Loans,1,Borrow two coins from the "
+         "bank; repay three", "Ace of Loans,Loans,1,Borrow two coins from the bank; *repay "
+         "three*")
+    result = run("build", "--sheets", "cards")
+    assert result.code == 0, result.err
+    pdf = next((root / "output/debtors").glob("cards-*.pdf"))
+    drawn = {text.strip(): font for text, font in spans(pdf)}
+    assert drawn["repay three"] == "RobotoCondensed-Italic"
