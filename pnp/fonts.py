@@ -47,6 +47,14 @@ class FontTable:
 
     faces: tuple[FontFace, ...]  # the faces roles name, first the one a role names
     styled: tuple[FontFace, ...] = ()  # the other faces of their families
+    # Per role, the faces that draw a character its own faces lack, first first.
+    fallbacks: tuple[tuple[str, tuple[FontFace, ...]], ...] = ()
+
+    def fallbacks_of(self, role: str) -> tuple[FontFace, ...]:
+        return next((faces for name, faces in self.fallbacks if name == role), ())
+
+    def _all(self) -> tuple[FontFace, ...]:
+        return self.faces + self.styled + tuple(f for _, faces in self.fallbacks for f in faces)
 
     def face(self, role: str) -> FontFace | None:
         return next((face for face in self.faces if face.role == role), None)
@@ -57,12 +65,12 @@ class FontTable:
 
     @property
     def families(self) -> list[str]:
-        return sorted({face.family for face in self.faces + self.styled})
+        return sorted({face.family for face in self._all()})
 
     def every_face(self) -> list[FontFace]:
         """Each font file once, as fontconfig and the proof load them."""
         seen: dict[Path, FontFace] = {}
-        for face in self.faces + self.styled:
+        for face in self._all():
             seen.setdefault(face.location, face)
         return list(seen.values())
 
@@ -79,7 +87,7 @@ class FontTable:
         family = family.split(",")[0].strip().strip("\"'")
         weight = "bold" if weight in ("bold", "bolder", "600", "700", "800", "900") else "normal"
         style = "italic" if style in ("italic", "oblique") else "normal"
-        candidates = [face for face in self.faces + self.styled if face.family == family]
+        candidates = [face for face in self._all() if face.family == family]
         if not candidates:
             return None
         return min(candidates, key=lambda face: ((face.weight != weight) + 2 * (face.style != style)))
@@ -144,16 +152,48 @@ class Metrics:
         return -self.descent_units / 1000
 
     def width_mm(self, text: str, size_pt: float) -> float:
-        return _width_mm(self.face, text, size_pt)
+        return _width_mm(self.face, self.fallback_faces, text, size_pt)
+
+    @property
+    def fallback_faces(self) -> tuple[FontFace, ...]:
+        return self.table.fallbacks_of(self.face.role)
+
+    def face_for(self, char: str) -> FontFace:
+        """The face that draws `char`: this one, else the role's first fallback that has it
+        (this one again when none has: `missing` reports it)."""
+        if ord(char) in self.drawable or char in "\n\t":
+            return self.face
+        for fallback in self.fallback_faces:
+            if ord(char) in face_metrics(fallback).drawable:
+                return fallback
+        return self.face
+
+    def segments(self, text: str) -> list[tuple[FontFace, str]]:
+        """`text` split where the face that draws it changes (a fallback's characters)."""
+        out: list[tuple[FontFace, str]] = []
+        for char in text:
+            face = self.face if char == " " else self.face_for(char)
+            if out and (out[-1][0] == face or char == " "):
+                out[-1] = (out[-1][0], out[-1][1] + char)
+            else:
+                out.append((face, char))
+        return out
 
     def styled(self, bold: bool, italic: bool) -> Metrics | None:
         """The metrics of this family's face with that weight and style (None: it has none)."""
         face = self.table.variant(self.face, bold, italic)
         return face_metrics(face, self.table) if face is not None else None
 
-    def missing(self, text: str) -> list[str]:
-        """Characters the font cannot draw (they would print as empty boxes)."""
+    def lacks(self, text: str) -> list[str]:
+        """Characters this face itself cannot draw: what a template's own `<text>`, drawn
+        in one face with no fallback, would print as empty boxes."""
         return sorted({ch for ch in text if ord(ch) not in self.drawable and ch not in "\n\t"})
+
+    def missing(self, text: str) -> list[str]:
+        """Characters neither the font nor its role's fallbacks can draw (they would print
+        as empty boxes)."""
+        return sorted({ch for ch in text if ord(ch) not in self.drawable and ch not in "\n\t"
+                       and self.face_for(ch) == self.face})
 
 
 # Each font file as measured in this process, and what was read from it (pnp.reads).
@@ -248,12 +288,24 @@ def measured() -> dict[str, str]:
 
 
 @lru_cache(maxsize=65536)
-def _width_mm(font: FontFace, text: str, size_pt: float) -> float:
+def _width_mm(font: FontFace, fallbacks: tuple[FontFace, ...], text: str, size_pt: float
+              ) -> float:
     """Text fitting measures the same words at the same sizes over and over: once is enough.
-    The sum is reportlab's own (TTFont.stringWidth), in the same order."""
+    The sum is reportlab's own (TTFont.stringWidth), in the same order; a character the face
+    lacks is measured in the fallback that draws it."""
     face = face_metrics(font)
     width = face.widths.get
     default = face.default_width
+    if fallbacks and not all(ord(ch) in face.drawable for ch in text):
+        total = 0.0
+        for ch in text:
+            if ord(ch) in face.drawable:
+                total += width(ord(ch), default)
+                continue
+            drawing = next((m for m in map(face_metrics, fallbacks)
+                            if ord(ch) in m.drawable), face)
+            total += drawing.widths.get(ord(ch), drawing.default_width)
+        return 0.001 * size_pt * total * 25.4 / 72
     return 0.001 * size_pt * sum(width(ord(ch), default) for ch in text) * 25.4 / 72
 
 

@@ -289,7 +289,7 @@ def check_printed_text(game: Game, findings: Findings) -> None:
     for role in ("body", "bold"):
         face = metrics(role, game.fonts)
         for text, where, field_name in texts:
-            for char in face.missing(text):
+            for char in face.lacks(text):
                 findings.error("glyph-missing", where, f"character '{char}' (U+{ord(char):04X})"
                                f" is not in the font {face.face.family} ({face.face.weight})",
                                field=field_name, hint="it would print as an empty box; "

@@ -33,6 +33,7 @@ def read_fonts(info, folder: Path, findings: Findings) -> FontTable:
         return BUNDLED
     roles: dict[str, FontFace] = {}
     styled: list[FontFace] = []
+    fallbacks: list[tuple[str, tuple[FontFace, ...]]] = []
     for role, spec in info.fonts.items():
         where = spec.where
         if not ROLE_NAME.fullmatch(role):
@@ -61,10 +62,17 @@ def read_fonts(info, folder: Path, findings: Findings) -> FontTable:
                                "the faces of one family")
         roles[role] = faces["regular"]
         styled += [face for style, face in faces.items() if style != "regular"]
+        extra = [_read_face(folder, str(relative), role, "normal", "normal", findings,
+                            where.of("fallback"), f"fonts.{role}.fallback[{n}]")
+                 for n, relative in enumerate(spec.fallback)]
+        if extra:
+            fallbacks.append((role, tuple(face for face in extra if face is not None)))
         if role == "body" and "bold" in faces and "bold" not in info.fonts:
             roles["bold"] = dataclasses.replace(faces["bold"], role="bold")
+            if extra:
+                fallbacks.append(("bold", fallbacks[-1][1]))
     kept = [face for face in BUNDLED.faces if face.role not in roles]
-    table = FontTable(tuple(kept) + tuple(roles.values()), tuple(styled))
+    table = FontTable(tuple(kept) + tuple(roles.values()), tuple(styled), tuple(fallbacks))
     return table
 
 
@@ -104,7 +112,7 @@ def check_icon_letters(info, table: FontTable, findings: Findings) -> None:
         return
     font = face_metrics(face, table)
     for name, icon in info.icons.items():
-        for char in font.missing(icon.letter):
+        for char in font.lacks(icon.letter):
             findings.error("glyph-missing", icon.where.of("letter"),
                            f"character '{char}' (U+{ord(char):04X}) of icon '{name}' is not in "
                            f"the font {face.family} ({face.weight})", field=f"icons.{name}.letter",

@@ -79,6 +79,7 @@ class FontSpec:
     bold: str = ""  # what `**bold**` draws with (and the role `bold`, for `body`)
     italic: str = ""  # what `*italic*` draws with
     bold_italic: str = ""  # what `***both***` draws with
+    fallback: tuple[str, ...] = ()  # fonts for characters these faces lack (symbols, CJK)
     where: Where = located()
 
 

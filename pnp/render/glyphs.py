@@ -41,13 +41,13 @@ def printed_text_problems(svg: str, fonts: FontTable) -> list[GlyphProblem]:
                 "select a font with {{ font('body') }} (or another role), or give the game "
                 "that font in game.yaml (fonts:)"))
             continue
-        for char in face_metrics(face, fonts).missing(mark.text):
+        for char in face_metrics(face, fonts).lacks(mark.text):
             problems.append(GlyphProblem(
                 "glyph-missing", mark.line, mark.text, char,
                 f"character '{char}' (U+{ord(char):04X}) in '{_short(mark.text)}' is not in "
                 f"the font {face.family} ({_face_name(face)})",
-                "it would print as an empty box; replace it, or give the game a font that "
-                "has it (fonts: in game.yaml)"))
+                "it would print as an empty box; replace it, draw it in a text box (where a "
+                "role's fallback fonts apply), or give the role a font that has it"))
     return problems
 
 

@@ -444,7 +444,7 @@ class Renderer:
                 f"{least:g} pt", subject=label, field=field,
                 hint=f"shorten it, or give the template's text box a minimum of "
                      f"{least:g} pt or more")
-        return self._draw(fit, face.face, x, y, width, height, valign, fill)
+        return self._draw(fit, face, x, y, width, height, valign, fill)
 
     def _check_safe_zone(self, fit, x, y, height, valign, where, label, field) -> None:
         """A warning when the drawn text (not its box) reaches into the deck's safe margin,
@@ -519,15 +519,24 @@ class Renderer:
         self.findings.error("text-overflow", where, message, subject=label, field=field,
                             hint=hint)
 
-    def _style_attributes(self, face, style: int) -> str:
-        """A run's own font attributes when emphasis draws it in another face."""
-        if not style:
-            return ""
-        drawing = self.fonts.variant(face, bool(style & BOLD), bool(style & ITALIC)) or face
-        return (f' font-family="{escape(drawing.family)}" font-weight="{drawing.weight}" '
-                f'font-style="{drawing.style}"')
+    def _run_texts(self, font, run, x_mm: float, baseline: float, size_pt: float) -> list[str]:
+        """A text run's `<text>` elements: one, in the face its emphasis names, or one per
+        piece where a fallback face draws characters that face lacks."""
+        drawing = styled_metrics(font, run.style)
+        pieces = drawing.segments(run.text)
+        out = []
+        for face, text in pieces:
+            attributes = ""
+            if face != font.face:
+                attributes = (f' font-family="{escape(face.family)}" font-weight="{face.weight}"'
+                              f' font-style="{face.style}"')
+            out.append(f'<text x="{_number(x_mm)}" y="{_number(baseline)}"{attributes}>'
+                       f"{escape(text)}</text>")
+            x_mm += drawing.width_mm(text, size_pt)
+        return out
 
-    def _draw(self, fit, face, x, y, width, height, valign, fill) -> Markup:
+    def _draw(self, fit, font, x, y, width, height, valign, fill) -> Markup:
+        face = font.face
         size_mm = fit.size_pt * MM_PER_PT
         offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
                   "bottom": height - fit.height_mm}[valign]
@@ -541,9 +550,7 @@ class Renderer:
                         top = baseline - 0.78 * size_mm
                         parts.append(self.icon(run.icon, x + run.x_mm, top, run.width_mm))
                 else:
-                    parts.append(f'<text x="{_number(x + run.x_mm)}" y="{_number(baseline)}"'
-                                 f'{self._style_attributes(face, run.style)}>'
-                                 f"{escape(run.text)}</text>")
+                    parts += self._run_texts(font, run, x + run.x_mm, baseline, fit.size_pt)
             baseline += fit.leading * size_mm
         parts.append("</g>")
         return Markup("".join(str(p) for p in parts))

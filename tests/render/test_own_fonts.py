@@ -73,6 +73,15 @@ def test_emphasis_is_drawn_in_the_faces_it_names_and_an_escaped_asterisk_prints(
     assert "**" not in text and "*two" not in text
 
 
+def test_a_character_the_face_lacks_is_drawn_in_the_roles_fallback(serif_built):
+    drawn = spans(serif_built / "output/serif/cards-letter.pdf")
+    fonts = {}
+    for text, font in drawn:
+        fonts.setdefault(text.strip(), font)
+    assert fonts["★"] == "DejaVuSans" and fonts["✈"] == "DejaVuSans"
+    assert fonts["Then fly"] == "DejaVuSerif"
+
+
 def test_the_proof_loads_the_same_font_files(serif_built):
     proof = serif_built / "output/serif/proof"
     html = (proof / "index.html").read_text()
@@ -127,10 +136,12 @@ def test_a_template_naming_a_family_no_role_provides_is_a_located_error(serif, r
     # literal words in a template: at the template line
     (FRONT, '<rect x="3"', '<text x="9" y="76" {{ font("body") }} font-size="3">Fly ✈</text>'
      '\n<rect x="3"', (FRONT, "Fly")),
-    # inside a text box, in the face its emphasis draws with
-    (CARDS, "**two coins**", "**two ✈**", (CARDS, "Loan,")),
+    # inside a text box, in the face its emphasis draws with and in no fallback either
+    (CARDS, "**two coins**", "**two \u0b95**", (CARDS, "Loan,")),
 ], ids=["icon-letter", "plain-text-data", "literal-template-text", "text-box-bold"])
 def test_a_missing_glyph_is_a_located_error(serif, run, where, old, new, located):
+    """A text box may draw a character in its role's fallback font; a template's own <text>
+    is drawn in one face, so that face must have every character."""
     edit(serif / where, old, new)
     result = run("check")
     assert result.code == 1, result.err
@@ -138,7 +149,8 @@ def test_a_missing_glyph_is_a_located_error(serif, run, where, old, new, located
     line = line_of(serif / file, needle)
     found = [text for text in result.err.splitlines() if "(rule glyph-missing)" in text]
     assert found and all(text.startswith(f"{file}:{line}:") for text in found), result.err
-    assert "'✈' (U+2708)" in found[0] and "DejaVu Serif" in found[0]
+    char = "\u0b95" if "\u0b95" in new else "✈"
+    assert f"'{char}' (U+{ord(char):04X})" in found[0] and "DejaVu Serif" in found[0]
 
 
 @pytest.mark.parametrize("old, new, fragment, rule", [
