@@ -34,7 +34,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..findings import Finding
-from ..fonts import BUNDLED, FontFace
+from ..fonts import BUNDLED, FontFace, own_font_files, use_fonts
 from ..output import Staging
 from ..pipeline import CheckedGame
 
@@ -165,6 +165,9 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
     staging.write(manifest, manifest_bytes(hashes))
     if png:
         from ..pdf.draw import render_png  # cairo, loaded only for PNGs
+
+        if checked.game is not None and own_font_files(checked.game.fonts):
+            use_fonts(own_font_files(checked.game.fonts))
 
         drawn: dict[str, str] = {}  # file name -> the SVG drawn into it
         for each in shown:
