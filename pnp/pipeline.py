@@ -291,7 +291,8 @@ def check_printed_text(game: Game, findings: Findings) -> None:
         for text, where, field_name in texts:
             for char in face.lacks(text):
                 findings.error("glyph-missing", where, f"character '{char}' (U+{ord(char):04X})"
-                               f" is not in the font {face.face.family} ({face.face.weight})",
+                               f" is not in the font {face.face.family} ("
+                               f"{'bold' if face.face.weight == 'bold' else 'regular'})",
                                field=field_name, hint="it would print as an empty box; "
                                "replace it")
                 break

@@ -231,12 +231,26 @@ class Renderer:
         the data line the words came from when they are a field of the item, else at the
         template line that wrote them."""
         for problem in printed_text_problems(svg, self.fonts):
+            if problem.char and self._manifest_text(problem.text, problem.char):
+                continue  # reported at its game.yaml line (pnp.pipeline.check_printed_text)
             where = _data_location(item, problem.text, problem.char)
             if where is None:
                 rendered = svg.splitlines()
                 text = rendered[problem.line - 1] if 0 < problem.line <= len(rendered) else ""
                 where = self._source_line(template, text)
             self._report(where, problem.message, label, problem.rule, problem.hint)
+
+    def _manifest_text(self, printed: str, char: str) -> bool:
+        """Whether `char` in `printed` comes from the manifest's own words (the game's title,
+        its attribution, a sheet's title), which the sheets print around the faces."""
+        info = self.info
+        if info is None:
+            return False
+        texts = [getattr(info, "title", ""), getattr(getattr(info, "licence", None),
+                                                     "attribution", "")]
+        for kind in ("decks", "boards", "pages"):
+            texts += [getattr(spec, "title", "") for spec in getattr(info, kind, {}).values()]
+        return any(char in text and " ".join(text.split()) in printed for text in texts if text)
 
     def font_attributes(self, role: str) -> Markup:
         """SVG attributes selecting a font by role: `<text {{ font('title') }}>`."""

@@ -138,7 +138,10 @@ def test_a_template_naming_a_family_no_role_provides_is_a_located_error(serif, r
      '\n<rect x="3"', (FRONT, "Fly")),
     # inside a text box, in the face its emphasis draws with and in no fallback either
     (CARDS, "**two coins**", "**two \u0b95**", (CARDS, "Loan,")),
-], ids=["icon-letter", "plain-text-data", "literal-template-text", "text-box-bold"])
+    # sheet furniture (a sheet's footer prints the deck's title): at the manifest line
+    (GAME, "title: Serif cards", "title: Serif cards ✈", (GAME, "title: Serif cards")),
+], ids=["icon-letter", "plain-text-data", "literal-template-text", "text-box-bold",
+        "sheet-furniture"])
 def test_a_missing_glyph_is_a_located_error(serif, run, where, old, new, located):
     """A text box may draw a character in its role's fallback font; a template's own <text>
     is drawn in one face, so that face must have every character."""
