@@ -1,10 +1,12 @@
-"""Fonts: the bundled font files in; metrics for fitting text, and a renderer that sees only them.
+"""Fonts: the bundled font files (and a game's own) in; metrics for fitting text, and a renderer
+that sees only them.
 
 cairosvg asks fontconfig for a family by name. Left to itself fontconfig would answer with
 whatever the machine has installed and silently substitute unknown names, so the same content
 would print differently on two machines. Instead pnp makes a private fontconfig configuration
-holding only the bundled files and makes it current before anything is drawn: every PDF embeds
-exactly these fonts, everywhere. Measuring uses reportlab's reader of the same files; its
+holding only the bundled files, and the game's own (`FontTable`, from `fonts:` in game.yaml),
+and makes it current before anything is drawn: every PDF embeds exactly these fonts,
+everywhere. Measuring uses reportlab's reader of the same files; its
 advance widths are the ones cairo uses when it draws (neither applies kerning). What it reads
 (advance widths, ascent, descent, which characters have glyphs) is kept in the user's cache
 by the font file's SHA-256, so a check does not parse the fonts, or load reportlab, each run.

@@ -4,7 +4,7 @@ The print-safety checks (pnp.render.safety, and the sheets' page checks) ask wha
 page prints and where: every text run with the size it is drawn at and the box its glyphs
 take, every shape with its box and its paint. This reads the SVG the way the PDF stage will
 draw it (transforms composed, viewBox scaled to the declared size, paint inherited from
-groups) but draws nothing: boxes are measured with the bundled fonts' advance widths, shapes
+groups) but draws nothing: boxes are measured with the game's fonts' advance widths, shapes
 by their coordinates (a curve by its control points, which encloses it). Each mark keeps the
 line of the rendered SVG it came from, so a finding can name the template line that wrote it.
 """

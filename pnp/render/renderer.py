@@ -32,7 +32,7 @@ from ..load.content import printable
 from ..fonts import BUNDLED, FontTable, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
-from .emphasis import BOLD, ITALIC, STYLE_NAMES, parse_emphasis, plain
+from .emphasis import BOLD, ITALIC, STYLE_NAMES, parse_emphasis
 from .glyphs import printed_text_problems
 from .textfit import TOKEN, fit_text, styled_metrics, tokens_in, wrap
 from ..units import MM_PER_INCH, Size

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from hypothesis import given, strategies as st
 
 from conftest import TESTS, edit, line_of
 from pnp.fonts import BUNDLED, metrics
 from pnp.load.fonts import read_fonts
-from pnp.render.emphasis import parse_emphasis
+from pnp.render.emphasis import parse_emphasis, plain
 from pnp.render.textfit import fit_text
 
 SERIF = TESTS / "data" / "games" / "serif"
@@ -244,3 +245,12 @@ def test_italic_body_text_of_a_game_without_fonts_draws_in_the_bundled_italic(
     pdf = next((root / "output/debtors").glob("cards-*.pdf"))
     drawn = {text.strip(): font for text, font in spans(pdf)}
     assert drawn["repay three"] == "RobotoCondensed-Italic"
+
+
+@given(st.text(alphabet="ab *\\\n{}", max_size=40))
+def test_any_text_reads_as_spans_that_print_its_words(text):
+    """Whatever the asterisks, reading never fails, and the marked text (what is fitted and
+    drawn) holds exactly the spans' characters, spaces included."""
+    read = parse_emphasis(text)
+    assert plain(read.marked) == "".join(part for _, part in read.spans)
+    assert all(style in (0, 1, 2, 3) for style, _ in read.spans)
