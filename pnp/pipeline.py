@@ -22,7 +22,7 @@ from .cache.pdfs import BuildCache, output_key
 from .cache.sheets import SheetCache
 from .errors import UsageError
 from .findings import Findings, Location, display_path
-from .fonts import font_files, measured, metrics, own_font_files
+from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
 from .kit import KitPlan, plan_kit
 from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .layout.printers import PRINTERS_DIR, load_profile
@@ -286,8 +286,13 @@ def check_printed_text(game: Game, findings: Findings) -> None:
     for kind in ("decks", "boards", "pages"):
         for sheet_name, spec in getattr(info, kind).items():
             texts.append((spec.title, spec.where.of("title"), f"{kind}.{sheet_name}.title"))
-    for role in ("body", "bold"):
-        face = metrics(role, game.fonts)
+    # In the game's faces (its templates print them) and pnp's (its sheets' furniture does).
+    faces = {}
+    for table in (game.fonts, BUNDLED):
+        for role in ("body", "bold"):
+            face = metrics(role, table)
+            faces.setdefault(face.face.location, face)
+    for face in faces.values():
         for text, where, field_name in texts:
             for char in face.lacks(text):
                 findings.error("glyph-missing", where, f"character '{char}' (U+{ord(char):04X})"

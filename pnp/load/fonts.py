@@ -72,7 +72,10 @@ def read_fonts(info, folder: Path, findings: Findings) -> FontTable:
             if extra:
                 fallbacks.append(("bold", fallbacks[-1][1]))
     kept = [face for face in BUNDLED.faces if face.role not in roles]
-    table = FontTable(tuple(kept) + tuple(roles.values()), tuple(styled), tuple(fallbacks))
+    # The bundled faces a role of the game's replaced still print pnp's own sheets.
+    replaced = [face for face in BUNDLED.faces + BUNDLED.styled if face not in kept]
+    table = FontTable(tuple(kept) + tuple(roles.values()), tuple(styled) + tuple(replaced),
+                      tuple(fallbacks))
     return table
 
 

@@ -145,6 +145,9 @@ class Renderer:
         self.env.globals.update(globals_)
         self.env.globals["text_box"] = self.text_box
         self.env.globals["font"] = self.font_attributes
+        # pnp's own sheets (footers, covers, plans, tuck boxes) are measured by the layout
+        # stage in the bundled faces, so they print in them whatever the game's fonts.
+        self.env.globals["pnp_font"] = functools.partial(_face_attributes, BUNDLED)
         self.env.globals["icon"] = self.icon
         self.env.globals["line_count"] = functools.partial(line_count, fonts=fonts)
         self.env.globals["image"] = self.image
@@ -254,12 +257,7 @@ class Renderer:
 
     def font_attributes(self, role: str) -> Markup:
         """SVG attributes selecting a font by role: `<text {{ font('title') }}>`."""
-        face = self.fonts.face(role)
-        if face is None:
-            raise ValueError(f"no font role '{role}'; the game's roles are "
-                             f"{', '.join(self.fonts.roles)}")
-        return Markup(f'font-family="{escape(face.family)}" font-weight="{face.weight}"'
-                      + (f' font-style="{face.style}"' if face.style != "normal" else ""))
+        return _face_attributes(self.fonts, role)
 
     def exists(self, template: str, where: Location, field: str = "") -> bool:
         """Whether `template` can be found; if not, a finding at `where` (the manifest line
@@ -638,6 +636,15 @@ def _words_to_cut(text: str, fit) -> int:
     words = max(len(text.split()), 1)
     lines = max(len(fit.lines), 1)
     return max(1, round(words * fit.overflow_lines / lines))
+
+
+def _face_attributes(fonts: FontTable, role: str) -> Markup:
+    face = fonts.face(role)
+    if face is None:
+        raise ValueError(f"no font role '{role}'; the game's roles are "
+                         f"{', '.join(fonts.roles)}")
+    return Markup(f'font-family="{escape(face.family)}" font-weight="{face.weight}"'
+                  + (f' font-style="{face.style}"' if face.style != "normal" else ""))
 
 
 def _face_name(face) -> str:
