@@ -217,7 +217,7 @@ def face_metrics(face: FontFace, table: FontTable = BUNDLED) -> Metrics:
 
 @cache
 def _face_metrics(face: FontFace, table: FontTable) -> Metrics:
-    ascent, descent, widths, default, drawable, _ = _measure(face.location, bool(face.path))
+    ascent, descent, widths, default, drawable = _measure(face.location, bool(face.path))[:5]
     return Metrics(face, ascent, descent, widths, default, frozenset(drawable), table)
 
 
@@ -241,13 +241,14 @@ def forget_measures() -> None:
 
 
 def read_font(data: bytes, path: Path) -> tuple:
-    """(ascent, descent, widths, default width, code points with a glyph, family name) of a
-    font file's bytes, kept in the user's cache by their SHA-256 (FontError: unreadable)."""
+    """(ascent, descent, widths, default width, code points with a glyph, family name, style
+    name) of a font file's bytes, kept in the user's cache by their SHA-256 (FontError:
+    unreadable)."""
     where = store.folder("font-metrics", "fonts.py")
     key = hashlib.sha256(data).hexdigest()
     try:
         kept = marshal.loads(store.read(where, key) or b"N")
-        ascent, descent, widths, default, drawable, family = kept
+        ascent, descent, widths, default, drawable, family, style = kept
     except (ValueError, EOFError, TypeError):
         kept = _read_metrics(path)
         store.write(where, key, marshal.dumps(kept))
@@ -259,8 +260,8 @@ class FontError(ValueError):
 
 
 def _read_metrics(path: Path) -> tuple:
-    """(ascent, descent, widths, default width, code points with a glyph, family name) as
-    reportlab reads the font file."""
+    """(ascent, descent, widths, default width, code points with a glyph, family name, style
+    name) as reportlab reads the font file."""
     from reportlab.pdfbase.ttfonts import TTFont
 
     try:
@@ -270,10 +271,11 @@ def _read_metrics(path: Path) -> tuple:
             raise FontError(' '.join(str(exc).split())[:120]) from exc
         raise _font_error(path, f"cannot be read ({' '.join(str(exc).split())[:120]})") from exc
     face = ttf.face
-    family = face.familyName.decode("utf-8", "replace") if isinstance(face.familyName, bytes) \
-        else str(face.familyName)
+    family, style = (name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name)
+                     for name in (face.familyName, face.styleName))
     return (float(face.ascent), float(face.descent), {int(k): float(v) for k, v in
-            face.charWidths.items()}, float(face.defaultWidth), set(face.charToGlyph), family)
+            face.charWidths.items()}, float(face.defaultWidth), set(face.charToGlyph), family,
+            style)
 
 
 def require_fonts() -> None:

@@ -20,8 +20,7 @@ from ..fonts import BUNDLED, FontError, FontFace, FontTable, face_metrics, read_
 from .assets import resolve_asset
 
 FONT_SUFFIXES = (".ttf", ".otf")
-STYLES = {"regular": ("normal", "normal"), "bold": ("bold", "normal"),
-          "italic": ("normal", "italic"), "bold_italic": ("bold", "italic")}
+STYLES = ("regular", "bold", "italic", "bold_italic")
 ROLE_NAME = re.compile(r"[a-z][a-z0-9_-]*")
 # A licence named rather than given as a file: an SPDX-like name ('OFL-1.1', 'Apache-2.0').
 LICENCE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9.+-]*")
@@ -43,12 +42,12 @@ def read_fonts(info, folder: Path, findings: Findings) -> FontTable:
             continue
         _check_licence(spec.licence, folder, findings, where.of("licence"), role)
         faces = {}
-        for style, (weight, slant) in STYLES.items():
+        for style in STYLES:
             relative = getattr(spec, style)
             if not relative:
                 continue
-            face = _read_face(folder, relative, role, weight, slant, findings,
-                              where.of(style), f"fonts.{role}.{style}")
+            face = _read_face(folder, relative, role, findings, where.of(style),
+                              f"fonts.{role}.{style}")
             if face is not None:
                 faces[style] = face
         if "regular" not in faces:
@@ -62,8 +61,8 @@ def read_fonts(info, folder: Path, findings: Findings) -> FontTable:
                                "the faces of one family")
         roles[role] = faces["regular"]
         styled += [face for style, face in faces.items() if style != "regular"]
-        extra = [_read_face(folder, str(relative), role, "normal", "normal", findings,
-                            where.of("fallback"), f"fonts.{role}.fallback[{n}]")
+        extra = [_read_face(folder, str(relative), role, findings, where.of("fallback"),
+                            f"fonts.{role}.fallback[{n}]")
                  for n, relative in enumerate(spec.fallback)]
         if extra:
             fallbacks.append((role, tuple(face for face in extra if face is not None)))
@@ -79,20 +78,25 @@ def read_fonts(info, folder: Path, findings: Findings) -> FontTable:
     return table
 
 
-def _read_face(folder: Path, relative: str, role: str, weight: str, style: str,
-               findings: Findings, where, field: str) -> FontFace | None:
+def _read_face(folder: Path, relative: str, role: str, findings: Findings, where,
+               field: str) -> FontFace | None:
     path = resolve_asset(folder, str(relative), findings, where, field=field,
                          suffixes=FONT_SUFFIXES)
     if path is None:
         return None
     try:
         data = reads.read_file(path, inside=folder)
-        family = read_font(data, path)[5]
+        family, style_name = read_font(data, path)[5:7]
     except (OSError, FontError) as exc:
         findings.error("font-unreadable", where, f"'{relative}' cannot be read as a font "
                        f"({exc})", field=field, hint="give a TrueType (.ttf) file; an OpenType "
                        "file with PostScript outlines can be converted to TrueType")
         return None
+    # fontconfig selects a face by the weight and slant the file declares, so the face is
+    # named by those, whichever slot of the role it fills.
+    words = style_name.lower()
+    weight = "bold" if any(w in words for w in ("bold", "black", "heavy")) else "normal"
+    style = "italic" if any(w in words for w in ("italic", "oblique")) else "normal"
     return FontFace(role, path.name, family, weight, style, str(path))
 
 

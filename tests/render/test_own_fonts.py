@@ -257,3 +257,19 @@ def test_any_text_reads_as_spans_that_print_its_words(text):
     read = parse_emphasis(text)
     assert plain(read.marked) == "".join(part for _, part in read.spans)
     assert all(style in (0, 1, 2, 3) for style, _ in read.spans)
+
+
+def test_a_role_of_the_games_own_is_what_its_templates_name(serif, run):
+    edit(serif / GAME, "\ndecks:", "  flavour:\n    regular: fonts/DejaVuSerif-Italic.ttf\n"
+         "    licence: fonts/LICENSE.txt\n\ndecks:")
+    edit(serif / FRONT, "{{ font('body') }} font-size=\"3\"", "{{ font('flavour') }} "
+         "font-size=\"3\"")
+    result = run("build")
+    assert result.code == 0, result.err
+    drawn = dict(spans(serif / "output/serif/cards-letter.pdf"))
+    assert drawn["Action"] == "DejaVuSerif-Italic"
+    edit(serif / FRONT, "font('flavour')", "font('flavor')")
+    result = run("check")
+    assert result.code == 1
+    line = line_of(serif / FRONT, "font('flavor')")
+    assert f"{FRONT}:{line}:1: error:" in result.err and "no font role 'flavor'" in result.err
