@@ -92,7 +92,9 @@ class FontTable:
         candidates = [face for face in self._all() if face.family == family]
         if not candidates:
             return None
-        return min(candidates, key=lambda face: ((face.weight != weight) + 2 * (face.style != style)))
+        # fontconfig favours the slant over the weight when it cannot match both
+        return min(candidates,
+                   key=lambda face: (face.weight != weight) + 2 * (face.style != style))
 
 
 FACES = {

@@ -1,10 +1,11 @@
 """Text fitting: a string, a box and a font in; wrapped lines at the largest size that fits out.
 
 Text wraps greedily at spaces with the real advance widths of its font, each `**bold**` or
-`*italic*` part (pnp.render.emphasis) and each fallback character in the face that draws it. If it does not
-fit at the preferred size it shrinks in quarter points down to the template's minimum. Inline
-tokens such as `{red}` become icons one em wide. The result says whether it fits and, if not, by
-how many lines and millimetres, so `pnp check` can say exactly how much to cut.
+`*italic*` part (pnp.render.emphasis) and each fallback character in the face that draws it.
+If it does not fit at the preferred size it shrinks in quarter points down to the template's
+minimum. Inline tokens such as `{red}` become icons one em wide. The result says whether it
+fits and, if not, by how many lines and millimetres, so `pnp check` can say exactly how much to
+cut.
 """
 
 from __future__ import annotations
