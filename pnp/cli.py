@@ -18,7 +18,7 @@ from . import __version__
 from .cache import answers
 from .errors import OutsideError, UsageError, outside_error
 from .findings import Findings, cap_words, display_path, terminal_safe
-from .fonts import require_fonts
+from .fonts import own_font_files, require_fonts, use_fonts
 from .layout.impose import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from .output import HeldWrites, commit_count, remove_stale_staging, staged_output
 from .layout.plans import DocumentInfo
@@ -672,12 +672,18 @@ def cmd_export(args) -> int:
     workers = args.jobs or default_jobs()
     files: list = []
     if not _failed(findings, args.strict):
+        # The games' own fonts, for drawing here and in the workers forked from here.
+        fonts = tuple(file for checked, _ in games if checked.game is not None
+                      for file in own_font_files(checked.game.fonts))
+        if fonts:
+            use_fonts(fonts)
         if shop is None:
             from .export.tts import export_games
 
             files = export_games(games, out_dir, args.base_url, workers)
         else:
-            files = _shop_files(games, shop, found, findings, out_dir, workers, args.strict)
+            files = _shop_files(games, shop, found, findings, out_dir, workers, args.strict,
+                                fonts)
     _print_findings(findings)
     if _failed(findings, args.strict):
         print(f"pnp export: {_summary(findings)}; nothing was written", file=sys.stderr)
@@ -694,7 +700,7 @@ def cmd_export(args) -> int:
 
 
 def _shop_files(games, shop, found: Findings, findings: Findings, out_dir: Path, workers: int,
-                strict: bool) -> list:
+                strict: bool, fonts: tuple[str, ...] = ()) -> list:
     """A shop's files, or none when the preflight finds what the shop would reject."""
     from .export.shopfiles import draw_faces, pdf_files, plan_shop, png_files
 
@@ -706,7 +712,7 @@ def _shop_files(games, shop, found: Findings, findings: Findings, out_dir: Path,
         return []
     if shop.file == "png":
         return png_files(planned, drawn, shop, out_dir)
-    return pdf_files(planned, shop, workers, out_dir)
+    return pdf_files(planned, shop, workers, out_dir, fonts)
 
 
 def cmd_cache(args) -> int:
@@ -811,8 +817,9 @@ def _write_kits(checked_games, out_dir: Path, staging, drawing: Drawing, progres
 
     kits = [(c.name, c.kit, out_dir / c.name / c.kit.output.file_name)
             for c in checked_games if c.kit is not None]
-    drawn = drawing.draw([Job(kit.output.file_name, kit.output.plans, kit.output.document)
-                          for _, kit, _ in kits], progress)
+    fonts = {c.name: own_font_files(c.game.fonts) for c in checked_games if c.game is not None}
+    drawn = drawing.draw([Job(kit.output.file_name, kit.output.plans, kit.output.document,
+                              fonts.get(name, ())) for name, kit, _ in kits], progress)
     for (_, _, path), data in zip(kits, drawn):
         staging.write(path, data)
     return kits

@@ -1,10 +1,12 @@
-"""Fonts: the bundled font files in; metrics for fitting text, and a renderer that sees only them.
+"""Fonts: the bundled font files (and a game's own) in; metrics for fitting text, and a renderer
+that sees only them.
 
 cairosvg asks fontconfig for a family by name. Left to itself fontconfig would answer with
 whatever the machine has installed and silently substitute unknown names, so the same content
 would print differently on two machines. Instead pnp makes a private fontconfig configuration
-holding only the bundled files and makes it current before anything is drawn: every PDF embeds
-exactly these fonts, everywhere. Measuring uses reportlab's reader of the same files; its
+holding only the bundled files, and the game's own (`FontTable`, from `fonts:` in game.yaml),
+and makes it current before anything is drawn: every PDF embeds exactly these fonts,
+everywhere. Measuring uses reportlab's reader of the same files; its
 advance widths are the ones cairo uses when it draws (neither applies kerning). What it reads
 (advance widths, ascent, descent, which characters have glyphs) is kept in the user's cache
 by the font file's SHA-256, so a check does not parse the fonts, or load reportlab, each run.
@@ -25,12 +27,74 @@ from .errors import OutsideError
 
 @dataclass(frozen=True)
 class FontFace:
-    """A role that templates ask for, mapped to one bundled file."""
+    """A role that templates ask for, mapped to one font file: a bundled one, or one of the
+    game's own (`path` set, read from the game folder)."""
 
     role: str
     file: str
     family: str  # the name fontconfig and SVG know it by
-    weight: str  # SVG font-weight
+    weight: str  # SVG font-weight: normal or bold
+    style: str = "normal"  # SVG font-style: normal or italic
+    path: str = ""  # a game's own font file; "" for a bundled one
+
+    @property
+    def location(self) -> Path:
+        return Path(self.path) if self.path else font_dir() / self.file
+
+
+@dataclass(frozen=True)
+class FontTable:
+    """The faces one game draws with: each role's face, and the family's other weights and
+    styles that emphasis (`**bold**`, `*italic*`) draws with."""
+
+    faces: tuple[FontFace, ...]  # the faces roles name, first the one a role names
+    styled: tuple[FontFace, ...] = ()  # the other faces of their families
+    # Per role, the faces that draw a character its own faces lack, first first.
+    fallbacks: tuple[tuple[str, tuple[FontFace, ...]], ...] = ()
+
+    def fallbacks_of(self, role: str) -> tuple[FontFace, ...]:
+        return next((faces for name, faces in self.fallbacks if name == role), ())
+
+    def _all(self) -> tuple[FontFace, ...]:
+        return self.faces + self.styled + tuple(f for _, faces in self.fallbacks for f in faces)
+
+    def face(self, role: str) -> FontFace | None:
+        return next((face for face in self.faces if face.role == role), None)
+
+    @property
+    def roles(self) -> list[str]:
+        return sorted({face.role for face in self.faces})
+
+    @property
+    def families(self) -> list[str]:
+        return sorted({face.family for face in self._all()})
+
+    def every_face(self) -> list[FontFace]:
+        """Each font file once, as fontconfig and the proof load them."""
+        seen: dict[Path, FontFace] = {}
+        for face in self._all():
+            seen.setdefault(face.location, face)
+        return list(seen.values())
+
+    def variant(self, face: FontFace, bold: bool, italic: bool) -> FontFace | None:
+        """The face of `face`'s family with that weight and style (None: the family has none)."""
+        weight = "bold" if bold or face.weight == "bold" else "normal"
+        style = "italic" if italic or face.style == "italic" else "normal"
+        return self.drawing(face.family, weight, style)
+
+    def drawing(self, family: str, weight: str = "normal", style: str = "normal"
+                ) -> FontFace | None:
+        """The face that draws text asking for this family, weight and style, as fontconfig
+        would choose it among the faces here (None: no face of that family)."""
+        family = family.split(",")[0].strip().strip("\"'")
+        weight = "bold" if weight in ("bold", "bolder", "600", "700", "800", "900") else "normal"
+        style = "italic" if style in ("italic", "oblique") else "normal"
+        candidates = [face for face in self._all() if face.family == family]
+        if not candidates:
+            return None
+        # fontconfig favours the slant over the weight when it cannot match both
+        return min(candidates,
+                   key=lambda face: (face.weight != weight) + 2 * (face.style != style))
 
 
 FACES = {
@@ -41,12 +105,25 @@ FACES = {
         FontFace("title", "NotoSerif-Bold.ttf", "Noto Serif", "bold"),
     )
 }
+# The body family's italic faces: no role names them; `*italic*` in body text draws with them.
+ITALICS = (
+    FontFace("body", "RobotoCondensed-Italic.ttf", "Roboto Condensed", "normal", "italic"),
+    FontFace("body", "RobotoCondensed-BoldItalic.ttf", "Roboto Condensed", "bold", "italic"),
+)
+BUNDLED = FontTable(tuple(FACES.values()), ITALICS)
 
 
-def font_files() -> list[tuple[str, Path]]:
-    """Each bundled font's name (role, family, weight, file) and path, by role."""
-    return [(f"{face.role} {face.family} {face.weight} {face.file}", font_dir() / face.file)
-            for face in sorted(FACES.values(), key=lambda face: face.role)]
+def font_files(table: FontTable | None = None) -> list[tuple[str, Path]]:
+    """Each font's name (role, family, weight, style, file) and path, by role: the bundled
+    ones, or those of a game's `table`."""
+    faces = (table or BUNDLED).faces + (table or BUNDLED).styled
+    return [(f"{face.role} {face.family} {face.weight} {face.style} {face.file}", face.location)
+            for face in sorted(faces, key=lambda face: (face.role, face.weight, face.style))]
+
+
+def own_font_files(table: FontTable) -> tuple[str, ...]:
+    """The files of a game's own fonts, which the PDF stage adds to the bundled ones."""
+    return tuple(str(face.location) for face in table.every_face() if face.path)
 
 
 def font_dir() -> Path:
@@ -66,6 +143,7 @@ class Metrics:
     widths: dict[int, float]  # code point -> advance width
     default_width: float  # for a code point the font has no glyph for
     drawable: frozenset[int]  # code points with a glyph
+    table: FontTable = BUNDLED  # the faces emphasis may switch to
 
     @property
     def ascent(self) -> float:
@@ -78,54 +156,134 @@ class Metrics:
         return -self.descent_units / 1000
 
     def width_mm(self, text: str, size_pt: float) -> float:
-        return _width_mm(self.face.role, text, size_pt)
+        return _width_mm(self.face, self.fallback_faces, text, size_pt)
 
-    def missing(self, text: str) -> list[str]:
-        """Characters the font cannot draw (they would print as empty boxes)."""
+    @property
+    def fallback_faces(self) -> tuple[FontFace, ...]:
+        return self.table.fallbacks_of(self.face.role)
+
+    def face_for(self, char: str) -> FontFace:
+        """The face that draws `char`: this one, else the role's first fallback that has it
+        (this one again when none has: `missing` reports it)."""
+        if ord(char) in self.drawable or char in "\n\t":
+            return self.face
+        for fallback in self.fallback_faces:
+            if ord(char) in face_metrics(fallback).drawable:
+                return fallback
+        return self.face
+
+    def segments(self, text: str) -> list[tuple[FontFace, str]]:
+        """`text` split where the face that draws it changes (a fallback's characters)."""
+        out: list[tuple[FontFace, str]] = []
+        for char in text:
+            face = self.face if char == " " else self.face_for(char)
+            if out and (out[-1][0] == face or char == " "):
+                out[-1] = (out[-1][0], out[-1][1] + char)
+            else:
+                out.append((face, char))
+        return out
+
+    def styled(self, bold: bool, italic: bool) -> Metrics | None:
+        """The metrics of this family's face with that weight and style (None: it has none)."""
+        face = self.table.variant(self.face, bold, italic)
+        return face_metrics(face, self.table) if face is not None else None
+
+    def lacks(self, text: str) -> list[str]:
+        """Characters this face itself cannot draw: what a template's own `<text>`, drawn
+        in one face with no fallback, would print as empty boxes."""
         return sorted({ch for ch in text if ord(ch) not in self.drawable and ch not in "\n\t"})
 
+    def missing(self, text: str) -> list[str]:
+        """Characters neither the font nor its role's fallbacks can draw (they would print
+        as empty boxes)."""
+        return sorted({ch for ch in text if ord(ch) not in self.drawable and ch not in "\n\t"
+                       and self.face_for(ch) == self.face})
 
-# Each role's font file as measured in this process, and what was read from it (pnp.reads).
+
+# Each font file as measured in this process, and what was read from it (pnp.reads).
 _MEASURED: dict[str, tuple[str, str]] = {}
 
 
+def metrics(role: str, table: FontTable = BUNDLED) -> Metrics:
+    """The metrics of the face `role` names in `table` (KeyError: no such role)."""
+    face = table.face(role)
+    if face is None:
+        raise KeyError(role)
+    return face_metrics(face, table)
+
+
+def face_metrics(face: FontFace, table: FontTable = BUNDLED) -> Metrics:
+    """The metrics of one face; `table` is where emphasis finds the family's other faces."""
+    return _face_metrics(face, table)
+
+
 @cache
-def metrics(role: str) -> Metrics:
-    face = FACES[role]
-    path = font_dir() / face.file
-    data, answer, error = reads.look(path, inside=font_dir())
+def _face_metrics(face: FontFace, table: FontTable) -> Metrics:
+    ascent, descent, widths, default, drawable = _measure(face.location, bool(face.path))[:5]
+    return Metrics(face, ascent, descent, widths, default, frozenset(drawable), table)
+
+
+@cache
+def _measure(path: Path, own: bool) -> tuple:
+    """A font file read once per process (whichever tables name it), its read noted."""
+    data, answer, error = reads.look(path, inside=path.parent)
     if error is not None:
+        if own:  # a game's own font: the loader reported it (pnp.load.fonts)
+            raise OutsideError(f"{path}: error: the font cannot be read "
+                               f"({error.strerror or error})") from error
         raise _font_error(path, f"cannot be read ({error.strerror or error})") from error
-    _MEASURED[role] = (str(path), answer)
+    _MEASURED[str(path)] = (str(path), answer)
+    return read_font(data, path)
+
+
+def forget_measures() -> None:
+    """Measure every font again on its next use, as a new process would."""
+    _face_metrics.cache_clear()
+    _measure.cache_clear()
+
+
+def read_font(data: bytes, path: Path) -> tuple:
+    """(ascent, descent, widths, default width, code points with a glyph, family name, style
+    name) of a font file's bytes, kept in the user's cache by their SHA-256 (FontError:
+    unreadable)."""
     where = store.folder("font-metrics", "fonts.py")
     key = hashlib.sha256(data).hexdigest()
     try:
         kept = marshal.loads(store.read(where, key) or b"N")
-        ascent, descent, widths, default, drawable = kept
+        ascent, descent, widths, default, drawable, family, style = kept
     except (ValueError, EOFError, TypeError):
-        ascent, descent, widths, default, drawable = kept = _read_metrics(path)
+        kept = _read_metrics(path)
         store.write(where, key, marshal.dumps(kept))
-    return Metrics(face, ascent, descent, widths, default, frozenset(drawable))
+    return kept
+
+
+class FontError(ValueError):
+    """A font file reportlab cannot read: why, in a few words."""
 
 
 def _read_metrics(path: Path) -> tuple:
-    """(ascent, descent, widths, default width, code points with a glyph) as reportlab reads
-    the font file."""
+    """(ascent, descent, widths, default width, code points with a glyph, family name, style
+    name) as reportlab reads the font file."""
     from reportlab.pdfbase.ttfonts import TTFont
 
     try:
         ttf = TTFont(f"pnp-{path.stem}", str(path))
     except Exception as exc:  # reportlab says TTFError, or OSError, for a missing or broken file
+        if not str(path).startswith(str(font_dir())):
+            raise FontError(' '.join(str(exc).split())[:120]) from exc
         raise _font_error(path, f"cannot be read ({' '.join(str(exc).split())[:120]})") from exc
     face = ttf.face
+    family, style = (name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name)
+                     for name in (face.familyName, face.styleName))
     return (float(face.ascent), float(face.descent), {int(k): float(v) for k, v in
-            face.charWidths.items()}, float(face.defaultWidth), set(face.charToGlyph))
+            face.charWidths.items()}, float(face.defaultWidth), set(face.charToGlyph), family,
+            style)
 
 
 def require_fonts() -> None:
     """Read every bundled font once, so a missing or broken one is one error before any work."""
-    for role in FACES:
-        metrics(role)
+    for face in BUNDLED.every_face():
+        face_metrics(face)
 
 
 def measured() -> dict[str, str]:
@@ -136,12 +294,24 @@ def measured() -> dict[str, str]:
 
 
 @lru_cache(maxsize=65536)
-def _width_mm(role: str, text: str, size_pt: float) -> float:
+def _width_mm(font: FontFace, fallbacks: tuple[FontFace, ...], text: str, size_pt: float
+              ) -> float:
     """Text fitting measures the same words at the same sizes over and over: once is enough.
-    The sum is reportlab's own (TTFont.stringWidth), in the same order."""
-    face = metrics(role)
+    The sum is reportlab's own (TTFont.stringWidth), in the same order; a character the face
+    lacks is measured in the fallback that draws it."""
+    face = face_metrics(font)
     width = face.widths.get
     default = face.default_width
+    if fallbacks and not all(ord(ch) in face.drawable for ch in text):
+        total = 0.0
+        for ch in text:
+            if ord(ch) in face.drawable:
+                total += width(ord(ch), default)
+                continue
+            drawing = next((m for m in map(face_metrics, fallbacks)
+                            if ord(ch) in m.drawable), face)
+            total += drawing.widths.get(ord(ch), drawing.default_width)
+        return 0.001 * size_pt * total * 25.4 / 72
     return 0.001 * size_pt * sum(width(ord(ch), default) for ch in text) * 25.4 / 72
 
 
@@ -157,6 +327,28 @@ _UNHINTED = b"""<?xml version="1.0"?>
   </match>
 </fontconfig>
 """
+
+
+def use_fonts(paths: tuple[str, ...] = ()) -> None:
+    """The bundled fonts, and a game's own font files besides (fontconfig then finds them
+    by the family names in the files, and cairo embeds them as subsets)."""
+    use_bundled_fonts()
+    for path in paths:
+        _add_font_file(path)
+
+
+@cache
+def _add_font_file(path: str) -> None:
+    import ctypes
+
+    from .libraries import open_library
+
+    fc = open_library("libfontconfig.so.1", "fontconfig")
+    fc.FcConfigGetCurrent.restype = ctypes.c_void_p
+    fc.FcConfigAppFontAddFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    if not fc.FcConfigAppFontAddFile(fc.FcConfigGetCurrent(), path.encode()):
+        raise OutsideError(f"{path}: error: fontconfig cannot read this font file; "
+                           "export it again as TrueType (.ttf)")
 
 
 @cache
@@ -183,7 +375,7 @@ def use_bundled_fonts() -> None:
     if not parse(config, _UNHINTED, 1):
         raise OutsideError("pnp: error: fontconfig refused pnp's font settings; check the "
                            "fontconfig installation")
-    for face in FACES.values():
+    for face in BUNDLED.every_face():
         path = font_dir() / face.file
         if not path.is_file() or not fc.FcConfigAppFontAddFile(config, str(path).encode()):
             raise _font_error(path, "cannot be read by fontconfig")

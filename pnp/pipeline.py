@@ -22,7 +22,7 @@ from .cache.pdfs import BuildCache, output_key
 from .cache.sheets import SheetCache
 from .errors import UsageError
 from .findings import Findings, Location, display_path
-from .fonts import font_files, measured, metrics
+from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
 from .kit import KitPlan, plan_kit
 from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .layout.printers import PRINTERS_DIR, load_profile
@@ -148,7 +148,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     renderer = checked.renderer = Renderer(
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": game.info, "lang": game.language or
-         (game.info.languages or ("",))[0]}, art_folder=folder, root=project.root)
+         (game.info.languages or ("",))[0]}, art_folder=folder, root=project.root,
+        fonts=game.fonts)
     options = options or PrintOptions()
     kept = SheetCache(project.root, name, renderer, paper, options, loaded, measured()) \
         if remember else None
@@ -296,19 +297,25 @@ def _plan_pages(sheet: Sheet, renderer: Renderer, paper: str, options: PrintOpti
 
 def check_printed_text(game: Game, findings: Findings) -> None:
     """Text the sheets print outside text boxes (title, attribution, sheet titles) must be
-    drawable by the bundled fonts too, or it prints as empty boxes on every sheet."""
+    drawable by the game's fonts too, or it prints as empty boxes on every sheet."""
     info = game.info
     texts = [(info.title, info.where.of("title"), "title"),
              (info.licence.attribution, info.licence.where.of("attribution"), "attribution")]
     for kind in ("decks", "boards", "pages"):
         for sheet_name, spec in getattr(info, kind).items():
             texts.append((spec.title, spec.where.of("title"), f"{kind}.{sheet_name}.title"))
-    for role in ("body", "bold"):
-        face = metrics(role)
+    # In the game's faces (its templates print them) and pnp's (its sheets' furniture does).
+    faces = {}
+    for table in (game.fonts, BUNDLED):
+        for role in ("body", "bold"):
+            face = metrics(role, table)
+            faces.setdefault(face.face.location, face)
+    for face in faces.values():
         for text, where, field_name in texts:
-            for char in face.missing(text):
+            for char in face.lacks(text):
                 findings.error("glyph-missing", where, f"character '{char}' (U+{ord(char):04X})"
-                               f" is not in the bundled font {face.face.family}",
+                               f" is not in the font {face.face.family} ("
+                               f"{'bold' if face.face.weight == 'bold' else 'regular'})",
                                field=field_name, hint="it would print as an empty box; "
                                "replace it")
                 break
@@ -342,7 +349,7 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
                 staging.write(folder / extra, text.encode("utf-8"))
             key = None  # a PDF the record does not list is drawn; its key can wait
             if record and record.lists(output.file_name):
-                key = output_key(output.plans, output.document, font_files())
+                key = output_key(output.plans, output.document, font_files(checked.game.fonts))
                 if record.fresh(output.file_name, key):
                     continue
             wanted.append(output)
@@ -353,9 +360,10 @@ def build_game(checked: CheckedGame, sheets: list[Sheet], out_dir: Path, staging
             meanwhile()
         for n, output in enumerate(wanted):
             if record and keys[n] is None:
-                keys[n] = output_key(output.plans, output.document, font_files())
+                keys[n] = output_key(output.plans, output.document, font_files(checked.game.fonts))
 
-    drawn = drawing.draw([Job(o.file_name, o.plans, o.document) for o in wanted], progress,
+    fonts = own_font_files(checked.game.fonts)
+    drawn = drawing.draw([Job(o.file_name, o.plans, o.document, fonts) for o in wanted], progress,
                          while_drawing)
     written = []
     for output, key, data in zip(wanted, keys, drawn):

@@ -49,6 +49,7 @@ from multiprocessing import forkserver
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import reads
+from .fonts import use_fonts
 
 if TYPE_CHECKING:
     from .layout.plans import DocumentInfo, PagePlan
@@ -68,6 +69,7 @@ class Job:
     name: str
     plans: Sequence[PagePlan]
     document: DocumentInfo
+    fonts: tuple[str, ...] = ()  # the game's own font files, besides the bundled ones
 
 
 def default_jobs() -> int:
@@ -103,8 +105,10 @@ def finish_document(parts: list[bytes], plans: list[PagePlan], document: Documen
     return finish(parts, plans, document)
 
 
-def _draw_part(plans: list[PagePlan], document: DocumentInfo | None) -> bytes:
+def _draw_part(plans: list[PagePlan], document: DocumentInfo | None,
+               fonts: tuple[str, ...] = ()) -> bytes:
     """A part's drawing; a PDF drawn in one part (`document` given) is finished here too."""
+    use_fonts(fonts)  # a worker may draw for several games: each adds its own fonts
     drawn = draw_pages(plans)
     return drawn if document is None else finish_document([drawn], plans, document)
 
@@ -143,7 +147,7 @@ class Drawing:
         draw (with one process: before it draws), for work of this process's own."""
         parts = [(n, pages) for n, job in enumerate(jobs) for pages in split(len(job.plans))]
         work = [(list(jobs[n].plans)[pages.start:pages.stop],
-                 jobs[n].document if len(pages) == len(jobs[n].plans) else None)
+                 jobs[n].document if len(pages) == len(jobs[n].plans) else None, jobs[n].fonts)
                 for n, pages in parts]  # (plans, document when the part is the whole PDF)
         total, done = sum(len(pages) for _, pages in parts), 0
         drawn: dict[int, bytes] = {}
@@ -158,8 +162,8 @@ class Drawing:
         if self._pool is None or not parts:
             if meanwhile:
                 meanwhile()
-            for index, (plans, document) in enumerate(work):
-                finished(index, _draw_part(plans, document))
+            for index, (plans, document, fonts) in enumerate(work):
+                finished(index, _draw_part(plans, document, fonts))
         else:
             # The longest parts first, so no worker is left drawing a long one alone at the end.
             order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))

@@ -340,12 +340,12 @@ def test_a_missing_font_is_one_line_naming_it(project, run, monkeypatch, tmp_pat
     empty = tmp_path / "no-fonts"
     empty.mkdir()
     monkeypatch.setattr(pnp.fonts, "font_dir", lambda: empty)
-    pnp.fonts.metrics.cache_clear()
+    pnp.fonts.forget_measures()
     try:
         line = one_line(run("check"))
     finally:
         monkeypatch.undo()
-        pnp.fonts.metrics.cache_clear()
+        pnp.fonts.forget_measures()
     assert line.startswith(str(empty / "RobotoCondensed-Regular.ttf") + ": error: the bundled "
                            "font cannot be read"), line
     assert "reinstall pnp" in line

@@ -34,7 +34,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..findings import Finding
-from ..fonts import FACES, font_dir
+from ..fonts import BUNDLED, FontFace, own_font_files, use_fonts
 from ..output import Staging
 from ..pipeline import CheckedGame
 
@@ -161,8 +161,8 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
     # A selection (--card, --changed) has a page of its own: the full gallery stays whole.
     page = "card.html" if card else "changed.html" if changed else "index.html"
     for destination, data in ((folder / page, html.encode("utf-8")),
-                              *((folder / "fonts" / f, (font_dir() / f).read_bytes())
-                                for f in sorted({face.file for face in FACES.values()}))):
+                              *((folder / "fonts" / face.file, face.location.read_bytes())
+                                for face in proof_fonts(checked))):
         staging.write(destination, data)
         written.append(destination)
     hashes = face_hashes(cards)
@@ -172,6 +172,9 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
     staging.write(manifest, manifest_bytes(hashes))
     if png:
         from ..pdf.draw import render_png  # cairo, loaded only for PNGs
+
+        if checked.game is not None and own_font_files(checked.game.fonts):
+            use_fonts(own_font_files(checked.game.fonts))
 
         drawn: dict[str, str] = {}  # file name -> the SVG drawn into it
         for each in shown:
@@ -211,11 +214,19 @@ def inline_svg(svg: str, prefix: str) -> Markup:
     return Markup(svg)
 
 
+def proof_fonts(checked) -> list[FontFace]:
+    """Each font file the faces are drawn with, once: the bundled ones (the page's own text
+    is set in them) and the game's own, so the gallery shows what the PDF prints."""
+    game = getattr(checked, "game", None)
+    faces = BUNDLED.every_face() + (game.fonts.every_face() if game is not None else [])
+    return list({face.location: face for face in faces}.values())
+
+
 # The bundled fonts and the page look, shared by the gallery and the diff page (pnp.history.diff).
 PAGE_STYLE = """\
 {% for face in fonts %}
 @font-face { font-family: "{{ face.family }}"; font-weight: {{ face.weight }};
-  src: url("fonts/{{ face.file }}") format("truetype"); }
+  font-style: {{ face.style }}; src: url("fonts/{{ face.file|urlencode }}") format("truetype"); }
 {% endfor %}
 body { font-family: "Roboto Condensed", sans-serif; margin: 1.5rem; background: #e9e6df;
   color: #1b1b1b; }
@@ -354,6 +365,6 @@ def gallery_html(title: str, checked: CheckedGame, cards: list[Card], loose: lis
         })
     unique = set(checked.findings.items)
     return _page().render(
-        title=title, fonts=list(FACES.values()), sheets=list(sheets.values()), loose=loose,
+        title=title, fonts=proof_fonts(checked), sheets=list(sheets.values()), loose=loose,
         shown=len(cards), total=total, changed=changed, diff_page=diff_page,
         errors=sum(f.is_error for f in unique), warnings=sum(not f.is_error for f in unique))

@@ -135,7 +135,7 @@ def _page(svg: str, piece: Size, product: Product) -> PagePlan:
 
 
 def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
-              out_dir: Path) -> list[tuple[Path, bytes]]:
+              out_dir: Path, fonts: tuple[str, ...] = ()) -> list[tuple[Path, bytes]]:
     """One PDF per deck, a page per face in the shop's order, drawn on the PDF workers; PDF/X-1a
     in CMYK when the shop asks for it."""
     from ..sheets import document_info
@@ -146,7 +146,7 @@ def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
         plans = [_page(svg, deck.size, product) for _, svg, _, _ in planned_deck.faces]
         info: DocumentInfo = document_info(planned_deck.info, deck.title,
                                            f"{shop.title}, {product.name}", "none")
-        jobs.append(Job(deck.name, plans, info))
+        jobs.append(Job(deck.name, plans, info, fonts))
     with Drawing(workers) as drawing:
         pdfs = drawing.draw(jobs)
     files = []

@@ -294,8 +294,8 @@ MAX_FACE_MM = 120  # a board is shown at most this wide in the page
 
 
 def diff_html(title: str, since: str, changes: list[Change],
-              faces: list[list[ShownFace]]) -> str:
-    from ..fonts import FACES
+              faces: list[list[ShownFace]], fonts: list | None = None) -> str:
+    from ..fonts import BUNDLED
     from ..export.proof import inline_svg
 
     shown = []
@@ -311,7 +311,8 @@ def diff_html(title: str, since: str, changes: list[Change],
             })
         shown.append({"kind": change.kind, "label": change.label, "text": change.describe(),
                       "faces": rows})
-    return _PAGE.render(title=title, since=since, changes=shown, fonts=list(FACES.values()),
+    return _PAGE.render(title=title, since=since, changes=shown,
+                        fonts=fonts if fonts is not None else BUNDLED.every_face(),
                         summary=summary(changes))
 
 
@@ -395,9 +396,8 @@ def _text(x: float, y: float, text: str, size_mm: float, *, bold: bool = False) 
 def write_visual_diff(checked, old: Snapshot, changes: list[Change], out_dir, staging,
                       paper: str) -> list:
     """Stage `proof/diff.html` (with the gallery's fonts) and `proof/diff.pdf` of a game."""
-    from ..fonts import FACES, font_dir
     from .record import snapshot_of
-    from ..export.proof import PROOF_DIR
+    from ..export.proof import PROOF_DIR, proof_fonts
 
     new = snapshot_of(checked)
     title = checked.info.title
@@ -405,10 +405,12 @@ def write_visual_diff(checked, old: Snapshot, changes: list[Change], out_dir, st
     folder = out_dir / checked.name / PROOF_DIR
     html = folder / "diff.html"
     pdf = folder / "diff.pdf"
-    staging.write(html, diff_html(title, old.description, changes, faces).encode("utf-8"))
-    for file in sorted({face.file for face in FACES.values()}):
-        if not (folder / "fonts" / file).is_file():
-            staging.write(folder / "fonts" / file, (font_dir() / file).read_bytes())
+    fonts = proof_fonts(checked)  # the gallery's, so both pages show what the PDF prints
+    staging.write(html, diff_html(title, old.description, changes, faces, fonts)
+                  .encode("utf-8"))
+    for face in fonts:
+        if not (folder / "fonts" / face.file).is_file():
+            staging.write(folder / "fonts" / face.file, face.location.read_bytes())
     staging.write(pdf, diff_pdf(title, old.description, changes, faces, paper, checked.info))
     return [html, pdf]
 

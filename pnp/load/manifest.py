@@ -73,6 +73,20 @@ class Icon:
 
 
 @dataclass(frozen=True)
+class FontSpec:
+    """A font role of the game's own: TrueType files in the game folder, one per face, and
+    their licence (a font's licence travels with every copy of its files)."""
+
+    regular: str  # the face the role names
+    licence: str  # the licence's text, a file in the game folder, or its name ('OFL-1.1')
+    bold: str = ""  # what `**bold**` draws with (and the role `bold`, for `body`)
+    italic: str = ""  # what `*italic*` draws with
+    bold_italic: str = ""  # what `***both***` draws with
+    fallback: tuple[str, ...] = ()  # fonts for characters these faces lack (symbols, CJK)
+    where: Where = located()
+
+
+@dataclass(frozen=True)
 class TableSpec:
     """Data that is not printed: it feeds templates, rules and the items of other decks."""
 
@@ -158,6 +172,7 @@ class Manifest:
     # read from translations files beside them (pnp.load.languages), built with `--lang`.
     languages: tuple[str, ...] = ()
     fallback: str = ""  # the first language, printed where a translation is missing
+    fonts: dict[str, FontSpec] = field(default_factory=dict)  # the game's own fonts, by role
     data: dict[str, TableSpec] = field(default_factory=dict)  # tables, not printed
     decks: dict[str, DeckSpec] = field(default_factory=dict)  # cards, tiles, tokens
     boards: dict[str, BoardSpec] = field(default_factory=dict)  # printed whole and tiled

@@ -18,6 +18,8 @@ import jinja2
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .. import reads
+from ..fonts import BUNDLED
+from .fonts import check_icon_letters, read_fonts
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
 from .content import Document, load_document, location_of, printable
 from .csvdata import load_csv
@@ -62,6 +64,7 @@ class Game:
         self.sheets: dict[str, Component] = {}
         self.icons: dict[str, dict] = {}  # what `{name}` draws (pnp.load.icons)
         self.language = ""  # the edition's language when it is not the data's own
+        self.fonts = BUNDLED  # with the game's own fonts once they are read (pnp.load.fonts)
 
     def __getattr__(self, name: str) -> Any:
         parts = self.__dict__.get("parts", {})
@@ -342,6 +345,8 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
     if _blocking(findings):
         return None
     _read_components(game, findings)
+    game.fonts = read_fonts(info, folder, findings)
+    check_icon_letters(info, game.fonts, findings)
     return game if not _blocking(findings) else None
 
 

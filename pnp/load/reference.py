@@ -118,7 +118,13 @@ def reference() -> str:
         out.append(f"| `{name}` | {holds} | {', '.join(f'`{o}`' for o in options)} |")
     out += ["", "## each", "",
             "A deck's `each:` is a list of generators, each a mapping of names to Jinja "
-            "expressions over `game`, `info` and every table and deck; see docs/manifest.md."]
+            "expressions over `game`, `info` and every table and deck; see docs/manifest.md.",
+            "", "## Text in text boxes", "",
+            "Text a template fits with `text_box` may carry `{icon}` marks (an icon of "
+            "`icons:`), `**bold**`, `*italic*` and `***bold italic***`, nested in any order "
+            "with icons; `\\*` prints an asterisk. Each span is measured and drawn in its "
+            "font role's face of that weight and style (`fonts:`); an unclosed mark, or a "
+            "style the role's family has no face for, is an error at the text's line."]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -4,7 +4,7 @@ The print-safety checks (pnp.render.safety, and the sheets' page checks) ask wha
 page prints and where: every text run with the size it is drawn at and the box its glyphs
 take, every shape with its box and its paint. This reads the SVG the way the PDF stage will
 draw it (transforms composed, viewBox scaled to the declared size, paint inherited from
-groups) but draws nothing: boxes are measured with the bundled fonts' advance widths, shapes
+groups) but draws nothing: boxes are measured with the game's fonts' advance widths, shapes
 by their coordinates (a curve by its control points, which encloses it). Each mark keeps the
 line of the rendered SVG it came from, so a finding can name the template line that wrote it.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from xml.parsers import expat
 
-from ..fonts import metrics
+from ..fonts import BUNDLED, FontTable, face_metrics, metrics
 
 MM_PER_PT = 25.4 / 72
 _UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "pc": 25.4 / 6,
@@ -53,6 +53,9 @@ class Mark:
     role: str = ""  # data-role of the element or the nearest group that has one
     fitted: bool = False  # drawn by text_box, which checks its own text at the data line
     order: int = 0  # drawing order
+    family: str = ""  # a text's font-family, weight and style as the SVG asks for them
+    weight: str = ""
+    style: str = ""
 
 
 def _length_mm(value: str | None) -> float | None:
@@ -217,16 +220,18 @@ def is_white(colour: str) -> bool:
     return colour in ("#fff", "#ffffff", "white", "rgb(255,255,255)")
 
 
-def _text_role(face_family: str, weight: str) -> str:
-    if "serif" in face_family.lower() and "condensed" not in face_family.lower():
-        return "title"
-    return "bold" if weight in ("bold", "700", "800", "900") else "body"
+def _text_metrics(fonts: FontTable, family: str, weight: str, style: str):
+    """The metrics of the face that draws the text; the body's for a family the game has
+    not got (the renderer reports it)."""
+    face = fonts.drawing(family, weight, style)
+    return face_metrics(face, fonts) if face is not None else metrics("body", fonts)
 
 
 @lru_cache(maxsize=4096)
-def marks_of(svg: str) -> tuple[Mark, ...]:
-    """Everything `svg` paints, in drawing order, in mm from its root's top-left corner.
-    An SVG that does not parse paints nothing here (the renderer reports it)."""
+def marks_of(svg: str, fonts: FontTable = BUNDLED) -> tuple[Mark, ...]:
+    """Everything `svg` paints, in drawing order, in mm from its root's top-left corner,
+    text measured with `fonts`. An SVG that does not parse paints nothing here (the
+    renderer reports it)."""
     parser = expat.ParserCreate()
     found: list[Mark] = []
     # Each open element's state: matrix, inherited attributes, and text gathered (for text).
@@ -237,6 +242,7 @@ def marks_of(svg: str) -> tuple[Mark, ...]:
         parent = stack[-1] if stack else {"m": IDENTITY, "fill": "#000000", "stroke": "",
                                           "stroke-width": "1", "font-size": "16",
                                           "font-family": "", "font-weight": "normal",
+                                          "font-style": "normal",
                                           "text-anchor": "start", "letter-spacing": "0",
                                           "role": "", "fitted": False, "hidden": False}
         state = dict(parent)
@@ -251,7 +257,7 @@ def marks_of(svg: str) -> tuple[Mark, ...]:
             matrix = _multiply(matrix, parse_transform(attributes["transform"]))
         state["m"] = matrix
         for key in ("fill", "stroke", "stroke-width", "font-size", "font-family", "font-weight",
-                    "text-anchor", "letter-spacing"):
+                    "font-style", "text-anchor", "letter-spacing"):
             if key in attributes:
                 state[key] = attributes[key]
         if attributes.get("data-role"):
@@ -322,7 +328,8 @@ def marks_of(svg: str) -> tuple[Mark, ...]:
         if not fill:
             return
         size = _num(state, "font-size", 16.0)
-        font = metrics(_text_role(state["font-family"], state["font-weight"]))
+        font = _text_metrics(fonts, state["font-family"], state["font-weight"],
+                             state["font-style"])
         spacing = _num(state, "letter-spacing", 0.0)
         width = font.width_mm(text, size / MM_PER_PT) + spacing * max(len(text) - 1, 0)
         x, y = _num(a, "x"), _num(a, "y")
@@ -333,7 +340,8 @@ def marks_of(svg: str) -> tuple[Mark, ...]:
         printed_mm = size * _scale(m)
         found.append(Mark("text", outline, state["line"], fill, "", text,
                           printed_mm / MM_PER_PT, ink, state["role"], state["fitted"],
-                          len(found)))
+                          len(found), state["font-family"], state["font-weight"],
+                          state["font-style"]))
 
     def characters(data: str) -> None:
         if texts:

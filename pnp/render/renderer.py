@@ -30,10 +30,13 @@ from .. import reads
 from ..errors import OutsideError
 from ..findings import Findings, Location, display_path
 from ..load.content import printable
-from ..fonts import FACES, metrics
+from ..fonts import BUNDLED, FontTable, metrics
 from ..cache.jinja import CachedCompiling, bytecode_cache
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
-from .textfit import DEFAULT_LANGUAGE, ICON_RISE_EM, TOKEN, fit_text, printed_text, wrap
+from .emphasis import BOLD, ITALIC, STYLE_NAMES, parse_emphasis
+from .glyphs import printed_text_problems
+from .textfit import (DEFAULT_LANGUAGE, ICON_RISE_EM, TOKEN, fit_text, printed_text,
+                      styled_metrics, wrap)
 from ..units import MM_PER_INCH, Size
 
 MM_PER_PT = 25.4 / 72
@@ -129,7 +132,7 @@ class Renderer:
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
                  globals_: dict[str, Any], art_folder: Path | None = None,
-                 root: Path | None = None):
+                 root: Path | None = None, fonts: FontTable = BUNDLED):
         self.env = _Environment(
             loader=_TemplateLoader([str(d) for d in template_dirs],
                                    str(root) if root is not None else None),
@@ -143,13 +146,17 @@ class Renderer:
         self.env.filters["n"] = _number
         self.env.globals.update(globals_)
         self.env.globals["text_box"] = self.text_box
-        self.env.globals["font"] = _font_attributes
+        self.env.globals["font"] = self.font_attributes
+        # pnp's own sheets (footers, covers, plans, tuck boxes) are measured by the layout
+        # stage in the bundled faces, so they print in them whatever the game's fonts.
+        self.env.globals["pnp_font"] = functools.partial(_face_attributes, BUNDLED)
         self.env.globals["icon"] = self.icon
-        self.env.globals["line_count"] = line_count
+        self.env.globals["line_count"] = functools.partial(line_count, fonts=fonts)
         self.env.globals["image"] = self.image
         self.env.globals["icons"] = icons
         self.env.globals["stamp"] = ""  # a face's version stamp, given by pnp.render.stamps
         self.icons = icons
+        self.fonts = fonts
         self.info = globals_.get("info")
         self.art_folder = art_folder
         self.findings = Findings()
@@ -187,6 +194,7 @@ class Renderer:
             return Face("", label)
         if not self._svg_usable(svg, template, expect, label):
             return Face("", label)
+        self._check_printed_text(svg, template, item, label)
         if expect is not None:
             self._check_print_safety(svg, template, expect, context, label)
         return Face(svg, label)
@@ -207,7 +215,8 @@ class Renderer:
                      str(getattr(getattr(self.info, "licence", None), "attribution", "")):
                      "credit"}
             problems = self._safety[(svg, edge)] = face_problems(
-                svg, expect.width_mm, expect.height_mm, bleed, small, edge_mm=edge)
+                svg, expect.width_mm, expect.height_mm, bleed, small, edge_mm=edge,
+                fonts=self.fonts)
         if not problems:
             return
         rendered = svg.splitlines()
@@ -220,6 +229,37 @@ class Renderer:
             self._broken.add((where, problem.message))
             self.findings.warning(problem.rule, where, problem.message, subject=label,
                                   hint=problem.hint)
+
+    def _check_printed_text(self, svg: str, template: str, item: Any, label: str) -> None:
+        """Text a template prints outside text boxes (literal words, data, icon letters) in
+        a family the game has, with every character in the face that draws it: an error at
+        the data line the words came from when they are a field of the item, else at the
+        template line that wrote them."""
+        for problem in printed_text_problems(svg, self.fonts):
+            if problem.char and self._manifest_text(problem.text, problem.char):
+                continue  # reported at its game.yaml line (pnp.pipeline.check_printed_text)
+            where = _data_location(item, problem.text, problem.char)
+            if where is None:
+                rendered = svg.splitlines()
+                text = rendered[problem.line - 1] if 0 < problem.line <= len(rendered) else ""
+                where = self._source_line(template, text)
+            self._report(where, problem.message, label, problem.rule, problem.hint)
+
+    def _manifest_text(self, printed: str, char: str) -> bool:
+        """Whether `char` in `printed` comes from the manifest's own words (the game's title,
+        its attribution, a sheet's title), which the sheets print around the faces."""
+        info = self.info
+        if info is None:
+            return False
+        texts = [getattr(info, "title", ""), getattr(getattr(info, "licence", None),
+                                                     "attribution", "")]
+        for kind in ("decks", "boards", "pages"):
+            texts += [getattr(spec, "title", "") for spec in getattr(info, kind, {}).values()]
+        return any(char in text and " ".join(text.split()) in printed for text in texts if text)
+
+    def font_attributes(self, role: str) -> Markup:
+        """SVG attributes selecting a font by role: `<text {{ font('title') }}>`."""
+        return _face_attributes(self.fonts, role)
 
     def exists(self, template: str, where: Location, field: str = "") -> bool:
         """Whether `template` can be found; if not, a finding at `where` (the manifest line
@@ -394,12 +434,17 @@ class Renderer:
         """
         text = str(getattr(card, field) if text is None else text)
         x, y, width, height = box_mm
-        face = metrics(font)
+        if self.fonts.face(font) is None:
+            raise ValueError(f"no font role '{font}'; the game's roles are "
+                             f"{', '.join(self.fonts.roles)}")
+        face = metrics(font, self.fonts)
         where = card.where.of(field) if hasattr(card, "where") else None
         label = getattr(card, "label", "")
         smallest = size_pt if policy == "fail" or min_pt is None else min_pt
         self._check_tokens(text, where, label, field)
-        self._check_characters(text, face, where, label, field)
+        emphasis = parse_emphasis(text)
+        self._check_characters(emphasis, face, where, label, field)
+        text = emphasis.marked
         fit = fit_text(text, face, width, height, size_pt, smallest, leading, align,
                        self._language())
         if where is not None:
@@ -420,7 +465,7 @@ class Renderer:
                 f"{least:g} pt", subject=label, field=field,
                 hint=f"shorten it, or give the template's text box a minimum of "
                      f"{least:g} pt or more")
-        return self._draw(fit, face.face, x, y, width, height, valign, fill)
+        return self._draw(fit, face, x, y, width, height, valign, fill)
 
     def _check_safe_zone(self, fit, x, y, height, valign, where, label, field) -> None:
         """A warning when the drawn text (not its box) reaches into the deck's safe margin,
@@ -462,15 +507,34 @@ class Renderer:
                                 f"unknown icon token {{{printable(name)}}}", subject=label,
                                 field=field, hint=hint)
 
-    def _check_characters(self, text, face, where, label, field) -> None:
+    def _check_characters(self, emphasis, face, where, label, field) -> None:
+        """Emphasis and every character, each in the face that draws it."""
         if where is None:
             return
-        for char in face.missing(_strip_tokens(text)):
-            self.findings.error(
-                "glyph-missing", where,
-                f"character '{char}' (U+{ord(char):04X}) is not in the bundled font "
-                f"{face.face.family}", subject=label, field=field,
-                hint="it would print as an empty box; replace it")
+        text = "".join(part for _, part in emphasis.spans)
+        if emphasis.problem:
+            self.findings.error("text-emphasis", where, emphasis.problem, subject=label,
+                                field=field, hint="close it with the same mark, or write \\* "
+                                "for an asterisk")
+        for style in sorted({style for style, _ in emphasis.spans}):
+            drawing = styled_metrics(face, style)
+            # fontconfig would draw the nearest face it has: a family without an italic
+            # prints `*italic*` upright, so that is said, not left to be found in print.
+            if (style & ITALIC and drawing.face.style != "italic") or \
+                    (style & BOLD and drawing.face.weight != "bold"):
+                self.findings.error(
+                    "font-no-style", where, f"{STYLE_NAMES[style]} text, but the font "
+                    f"{face.face.family} has no {STYLE_NAMES[style]} face", subject=label,
+                    field=field, hint="give the font role that face in game.yaml (fonts:), "
+                    "or drop the emphasis")
+            used = "".join(part for s, part in emphasis.spans if s == style)
+            for char in drawing.missing(_strip_tokens(used)):
+                self.findings.error(
+                    "glyph-missing", where,
+                    f"character '{char}' (U+{ord(char):04X}) is not in the font "
+                    f"{drawing.face.family} ({_face_name(drawing.face)})", subject=label,
+                    field=field, hint="it would print as an empty box; replace it, or give "
+                    "the game a font that has it (fonts: in game.yaml)")
 
     def _language(self) -> str:
         """The edition's language, for hyphenation; English when the game names none."""
@@ -494,7 +558,24 @@ class Renderer:
         self.findings.error("text-overflow", where, message, subject=label, field=field,
                             hint=hint)
 
-    def _draw(self, fit, face, x, y, width, height, valign, fill) -> Markup:
+    def _run_texts(self, font, run, x_mm: float, baseline: float, size_pt: float) -> list[str]:
+        """A text run's `<text>` elements: one, in the face its emphasis names, or one per
+        piece where a fallback face draws characters that face lacks."""
+        drawing = styled_metrics(font, run.style)
+        pieces = drawing.segments(run.text)
+        out = []
+        for face, text in pieces:
+            attributes = ""
+            if face != font.face:
+                attributes = (f' font-family="{escape(face.family)}" font-weight="{face.weight}"'
+                              f' font-style="{face.style}"')
+            out.append(f'<text x="{_number(x_mm)}" y="{_number(baseline)}"{attributes}>'
+                       f"{escape(text)}</text>")
+            x_mm += drawing.width_mm(text, size_pt)
+        return out
+
+    def _draw(self, fit, font, x, y, width, height, valign, fill) -> Markup:
+        face = font.face
         size_mm = fit.size_pt * MM_PER_PT
         offset = {"top": 0.0, "middle": (height - fit.height_mm) / 2,
                   "bottom": height - fit.height_mm}[valign]
@@ -515,8 +596,7 @@ class Renderer:
                         top = baseline - (run.width_mm if image else ICON_RISE_EM * size_mm)
                         parts.append(self.icon(run.icon, x + run.x_mm, top, run.width_mm))
                 else:
-                    parts.append(f'<text x="{_number(x + run.x_mm)}" y="{_number(baseline)}">'
-                                 f"{escape(run.text)}</text>")
+                    parts += self._run_texts(font, run, x + run.x_mm, baseline, fit.size_pt)
             baseline += fit.leading * size_mm
         parts.append("</g>")
         return Markup("".join(str(p) for p in parts))
@@ -540,10 +620,12 @@ def _line_patterns(source: str) -> tuple[tuple[int, re.Pattern], ...]:
     return tuple(patterns)
 
 
-def line_count(text: str, width_mm: float, *, font: str = "body", size_pt: float = 9) -> int:
+def line_count(text: str, width_mm: float, *, font: str = "body", size_pt: float = 9,
+               fonts: FontTable = BUNDLED) -> int:
     """How many lines `text` wraps to in a box `width_mm` wide at `size_pt`: lets a template
     give each text box the height it needs before `text_box` fits and checks it."""
-    return len(wrap(str(text), metrics(font), size_pt, width_mm)[0])
+    marked = parse_emphasis(str(text)).marked
+    return len(wrap(marked, metrics(font, fonts), size_pt, width_mm)[0])
 
 
 def _root_attributes(svg: str) -> dict[str, str]:
@@ -623,7 +705,30 @@ def _too_wide_hint(fit) -> str:
             "hyphen only where the line breaks")
 
 
-def _font_attributes(role: str) -> Markup:
-    """SVG attributes selecting a bundled font by role: `<text {{ font('title') }}>`."""
-    face = FACES[role]
-    return Markup(f'font-family="{face.family}" font-weight="{face.weight}"')
+def _face_attributes(fonts: FontTable, role: str) -> Markup:
+    face = fonts.face(role)
+    if face is None:
+        raise ValueError(f"no font role '{role}'; the game's roles are "
+                         f"{', '.join(fonts.roles)}")
+    return Markup(f'font-family="{escape(face.family)}" font-weight="{face.weight}"'
+                  + (f' font-style="{face.style}"' if face.style != "normal" else ""))
+
+
+def _face_name(face) -> str:
+    return "bold italic" if face.weight == "bold" and face.style == "italic" else \
+        face.style if face.style == "italic" else face.weight if face.weight == "bold" \
+        else "regular"
+
+
+def _data_location(item: Any, text: str, char: str) -> Location | None:
+    """The data line of the item's field whose value holds `char` and is printed in `text`."""
+    where = getattr(item, "where", None)
+    fields = getattr(item, "__dataclass_fields__", None)
+    if where is None or not fields:
+        return None
+    for name in fields:
+        value = getattr(item, name, None)
+        if isinstance(value, str) and char in value and value.strip() and \
+                " ".join(value.split()) in text:
+            return where.of(name)
+    return None

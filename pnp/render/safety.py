@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..fonts import BUNDLED, FontTable
 from .drawn import Box, Mark, SMALL_ROLES, inside, is_white, marks_of, overlap
 
 MIN_TEXT_PT = 6.0  # below this, rules text is hard to read on a home print
@@ -199,13 +200,13 @@ def _big(box: Box, piece: Box) -> bool:
 
 def face_problems(svg: str, width_mm: float, height_mm: float, bleed_mm: float = 0.0,
                   known: dict[str, str] | None = None, placement: bool = True,
-                  edge_mm: float | None = None) -> list[Problem]:
+                  edge_mm: float | None = None, fonts: FontTable = BUNDLED) -> list[Problem]:
     """Every print-safety problem of one face; `bleed_mm` is the bleed it must paint into
     where it paints its edge (0: none checked); `known` names the roles of texts known by
     their words (its stamp, the credit line); `edge_mm`, for a page printed at home, is the
     margin kept blank; `placement` checks where its fixed text
     lies."""
-    marks = marks_of(svg)
+    marks = marks_of(svg, fonts)
     problems = text_size_problems(marks, known)
     problems += bleed_problems(marks, width_mm, height_mm, bleed_mm)
     if placement:

@@ -5,7 +5,8 @@ hyphens, slashes, dashes, soft hyphens and zero-width spaces, and between CJK ch
 so Japanese wraps without spaces. A soft hyphen (U+00AD) is invisible unless its line breaks
 there, where it prints as a hyphen. A word wider than the whole box is hyphenated with
 Pyphen's patterns for the text's language, where it has them. Widths are the real advance
-widths of the bundled font. If the text does not fit at the preferred size it shrinks in
+widths of its font, each `**bold**` or `*italic*` part (pnp.render.emphasis) and each
+fallback character in the face that draws it. If the text does not fit at the preferred size it shrinks in
 quarter points down to the template's minimum. Inline tokens such as `{red}` become icons one
 em wide. A text fits when its ink does: the glyphs its last line prints (pnp.render.glyphdepth),
 not the deepest glyph the font has, must end inside the box. The result says whether it fits
@@ -20,6 +21,7 @@ from functools import lru_cache
 
 from ..fonts import Metrics
 from ..load.schema import ICON_NAME
+from .emphasis import BOLD, ITALIC, STYLE_BASE, STYLE_MARKS
 from .glyphdepth import glyph_depths
 
 TOKEN = re.compile(r"\{(" + ICON_NAME.pattern + r")\}")  # names as game.yaml declares them
@@ -35,7 +37,7 @@ HYPHEN = "-"  # what a soft hyphen, or a break Pyphen found, prints at the end o
 _INVISIBLE = str.maketrans("", "", "\u00ad\u200b\u2060\ufeff")
 # An icon stands in the text as one private-use character while the text is broken: Unicode
 # breaks those as letters, so an icon keeps to the word it is written in, as before.
-_ICON = "\ue000"
+_ICON = "\ue0ff"  # (U+E000..U+E003 are emphasis's style switches)
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 # A chunk between spaces made of these alone has no break opportunity inside (letters, digits,
 # apostrophes, and quotes, brackets and stops around them): no need to ask the rules.
@@ -52,6 +54,7 @@ class Run:
     width_mm: float
     text: str = ""
     icon: str = ""
+    style: int = 0  # emphasis: 0 regular, 1 bold, 2 italic, 3 both (pnp.render.emphasis)
 
 
 @dataclass(frozen=True)
@@ -83,13 +86,52 @@ class _Unit:
     text: str
     space_after: bool
     icons: tuple[str, ...]  # the icons' names, in order
-    glyphs: str  # the characters it prints (icons and soft hyphens left out)
+    glyphs: str  # the characters it prints (icons, soft hyphens and style switches left out)
     soft: bool  # it ends in a soft hyphen: a hyphen prints if the line breaks after it
+    style: int = 0  # the emphasis it starts in
+    parts: tuple[tuple[int, str], ...] = ()  # (style, text) pieces, switches gone
+    end_style: int = 0  # the emphasis it ends in (its space and hyphen are drawn in it)
 
 
-def _unit(text: str, space_after: bool, icons: tuple[str, ...] = ()) -> _Unit:
-    return _Unit(text, space_after, icons, printed_text(text).replace(_ICON, ""),
-                 text.endswith(SOFT_HYPHEN))
+_NO_SWITCHES = str.maketrans("", "", STYLE_MARKS)
+
+
+def _unit(text: str, space_after: bool, icons: tuple[str, ...] = (), style: int = 0) -> _Unit:
+    parts, end = _styled(text, style)
+    return _Unit(text, space_after, icons,
+                 printed_text(text).replace(_ICON, "").translate(_NO_SWITCHES),
+                 text.endswith(SOFT_HYPHEN), style, parts, end)
+
+
+def _styled(text: str, style: int) -> tuple[tuple[tuple[int, str], ...], int]:
+    """A unit's (style, text) pieces, starting in `style`, and the style it ends in. Emphasis
+    marks a style switch at the start of every word not in the regular face (and wherever it
+    changes inside one), so a space goes back to regular."""
+    if not style and not any(mark in text for mark in STYLE_MARKS):
+        return ((0, text),) if text else (), 0
+    parts: list[tuple[int, str]] = []
+    current = ""
+    for char in text:
+        if char in STYLE_MARKS:
+            if current:
+                parts.append((style, current))
+            style, current = ord(char) - STYLE_BASE, ""
+            continue
+        current += char
+        if char == " ":
+            parts.append((style, current))
+            style, current = 0, ""
+    if current:
+        parts.append((style, current))
+    return tuple(parts), style
+
+
+def styled_metrics(font: Metrics, style: int) -> Metrics:
+    """The face emphasis draws in; the role's own face when its family has no such face
+    (the renderer reports that)."""
+    if not style:
+        return font
+    return font.styled(bool(style & BOLD), bool(style & ITALIC)) or font
 
 
 def pieces(word: str) -> list[tuple[str, str]]:
@@ -175,8 +217,12 @@ def _units(paragraph: str) -> tuple[_Unit, ...]:
     """A paragraph as written (tokens, any spaces) cut at every break opportunity."""
     names = iter(TOKEN.findall(paragraph))
     shape = _SPACES.sub(" ", TOKEN.sub(_ICON, paragraph)).strip()
-    return tuple(_unit(text, space, tuple(next(names) for _ in range(text.count(_ICON))))
-                 for text, space in _paragraph_units(shape))
+    units, style = [], 0
+    for text, space in _paragraph_units(shape):
+        units.append(_unit(text, space, tuple(next(names) for _ in range(text.count(_ICON))),
+                           style))
+        style = 0 if space else units[-1].end_style
+    return tuple(units)
 
 
 @lru_cache(maxsize=64)
@@ -205,9 +251,13 @@ def _hyphenated(unit: _Unit, language: str) -> list[_Unit]:
     cuts = (0, *points, len(unit.text))
     parts = [unit.text[a:b] for a, b in zip(cuts, cuts[1:])]
     names = iter(unit.icons)
-    return [_unit(part + ("" if last else SOFT_HYPHEN), unit.space_after if last else False,
-                  tuple(next(names) for _ in range(part.count(_ICON))))
-            for last, part in ((i == len(parts) - 1, part) for i, part in enumerate(parts))]
+    out, style = [], unit.style
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        out.append(_unit(part + ("" if last else SOFT_HYPHEN), unit.space_after if last else False,
+                         tuple(next(names) for _ in range(part.count(_ICON))), style))
+        style = out[-1].end_style
+    return out
 
 
 # Measuring and breaking ----------------------------------------------------------------------
@@ -218,25 +268,39 @@ class _Measure:
 
     def __init__(self, font: Metrics, size_pt: float):
         self.font, self.size_pt = font, size_pt
-        self.space = font.width_mm(" ", size_pt)
-        self.hyphen = font.width_mm(HYPHEN, size_pt)
         self.icon = (ICON_EM + 2 * ICON_GAP_EM) * size_pt * 25.4 / 72
 
+    def text(self, text: str, style: int = 0) -> float:
+        """Printed characters in the face `style` draws them in (break marks print nothing)."""
+        return styled_metrics(self.font, style).width_mm(
+            printed_text(text).replace(_ICON, ""), self.size_pt)
+
+    def space(self, unit: _Unit) -> float:
+        """The space after a unit, drawn in the face the unit ends in."""
+        return self.text(" ", unit.end_style) if unit.space_after else 0.0
+
+    def hyphen(self, unit: _Unit) -> float:
+        """The hyphen a line breaking after this unit prints (none unless it ends soft)."""
+        return self.text(HYPHEN, unit.end_style) if unit.soft else 0.0
+
     def unit(self, unit: _Unit) -> float:
-        return self.font.width_mm(unit.glyphs, self.size_pt) + len(unit.icons) * self.icon
+        if all(not style for style, _ in unit.parts):  # the common case: all regular
+            width = self.font.width_mm(unit.glyphs, self.size_pt)
+        else:
+            width = sum(self.text(text, style) for style, text in unit.parts)
+        return width + len(unit.icons) * self.icon
 
     def alone(self, unit: _Unit) -> float:
         """The width of a line holding only this unit."""
-        return self.unit(unit) + (self.hyphen if unit.soft else 0.0)
+        return self.unit(unit) + self.hyphen(unit)
 
     def line(self, units) -> float:
         """The width a line of these units prints: spaces between them, and a hyphen after
         the last one if it ends in a soft hyphen."""
         if not units:
             return 0.0
-        spaces = sum(1 for unit in units[:-1] if unit.space_after)
-        hyphen = self.hyphen if units[-1].soft else 0.0
-        return sum(self.unit(unit) for unit in units) + spaces * self.space + hyphen
+        spaces = sum(self.space(unit) for unit in units[:-1])
+        return sum(self.unit(unit) for unit in units) + spaces + self.hyphen(units[-1])
 
 
 def _break_paragraph(units: list[_Unit], unit_widths: list[float], measure: _Measure,
@@ -244,14 +308,14 @@ def _break_paragraph(units: list[_Unit], unit_widths: list[float], measure: _Mea
     """Greedy: each line takes units while they fit and breaks at the last opportunity
     that fits (a soft hyphen's hyphen counted where the line breaks at it)."""
     # running sums: a line's width from any unit to any other in constant time
-    widths, spaces = [0.0], [0]
+    widths, spaces = [0.0], [0.0]
     for unit, unit_width in zip(units, unit_widths):
         widths.append(widths[-1] + unit_width)
-        spaces.append(spaces[-1] + unit.space_after)
+        spaces.append(spaces[-1] + measure.space(unit))
 
     def width(start: int, end: int) -> float:
-        return (widths[end] - widths[start] + (spaces[end - 1] - spaces[start]) * measure.space
-                + (measure.hyphen if units[end - 1].soft else 0.0))
+        return (widths[end] - widths[start] + (spaces[end - 1] - spaces[start])
+                + measure.hyphen(units[end - 1]))
 
     limit = width_mm + EPSILON_MM
     lines: list[list[_Unit]] = []
@@ -285,7 +349,7 @@ def wrap(text: str, font: Metrics, size_pt: float, width_mm: float,
         widths: list[float] = []
         for unit in _units(paragraph):
             width = measure.unit(unit)
-            if width + (measure.hyphen if unit.soft else 0.0) <= limit:
+            if width + measure.hyphen(unit) <= limit:
                 units.append(unit)
                 widths.append(width)
                 continue
@@ -301,7 +365,8 @@ def wrap(text: str, font: Metrics, size_pt: float, width_mm: float,
 
 
 def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
-    """Turn lines of units into runs with x positions (relative to the box's left edge)."""
+    """Turn lines of units into runs with x positions (relative to the box's left edge): a
+    run is one face's text, or one icon."""
     measure = _Measure(font, size_pt)
     icon = ICON_EM * size_pt * 25.4 / 72
     gap = ICON_GAP_EM * size_pt * 25.4 / 72
@@ -310,28 +375,36 @@ def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
         total = measure.line(units)
         x = {"left": 0.0, "center": (width_mm - total) / 2, "right": width_mm - total}[align]
         runs: list[Run] = []
-        text, text_x = "", x
+        text, text_x, text_style = "", x, 0
+
+        def flush() -> None:
+            if text.strip():
+                runs.append(Run(text_x, x - text_x, text=text.rstrip(), style=text_style))
+
         for i, unit in enumerate(units):
             last = i == len(units) - 1
-            shown = unit.text
-            if last and shown.endswith(SOFT_HYPHEN):
-                shown = shown[:-1] + HYPHEN
-            shown = printed_text(shown) + (" " if unit.space_after and not last else "")
             names = iter(unit.icons)
-            for j, part in enumerate(shown.split(_ICON)):
-                if j:  # an icon before this part
-                    if text.strip():
-                        runs.append(Run(text_x, x - text_x, text=text.rstrip()))
-                    text = ""
-                    runs.append(Run(x + gap, icon, icon=next(names)))
-                    x += icon + 2 * gap
-                if part:
-                    if not text:
-                        text_x = x
-                    text += part
-                    x += font.width_mm(part, size_pt)
-        if text.strip():
-            runs.append(Run(text_x, x - text_x, text=text.rstrip()))
+            for k, (style, piece) in enumerate(unit.parts):
+                if last and k == len(unit.parts) - 1 and piece.endswith(SOFT_HYPHEN):
+                    piece = piece[:-1] + HYPHEN
+                for j, part in enumerate(printed_text(piece).split(_ICON)):
+                    if j:  # an icon before this part
+                        flush()
+                        text = ""
+                        runs.append(Run(x + gap, icon, icon=next(names)))
+                        x += icon + 2 * gap
+                    if part:
+                        if style != text_style:  # a run is drawn in one face
+                            flush()
+                            text, text_style = "", style
+                        if not text:
+                            text_x = x
+                        text += part
+                        x += measure.text(part, style)
+            if unit.space_after and not last:
+                text += " " if text else ""
+                x += measure.space(unit)
+        flush()
         placed.append(tuple(runs))
         widths.append(total)
     return tuple(placed), tuple(widths)

@@ -155,7 +155,7 @@ def test_a_data_edit_rebuilds(poker, run):
 
 def test_a_font_edit_rebuilds(poker, run, monkeypatch, tmp_path_factory):
     fonts = tmp_path_factory.mktemp("fonts")
-    for face in pnp.fonts.FACES.values():
+    for face in pnp.fonts.BUNDLED.every_face():
         shutil.copy(pnp.fonts.font_dir() / face.file, fonts / face.file)
     monkeypatch.setattr(pnp.fonts, "font_dir", lambda: fonts)
     assert run("build").code == 0

@@ -136,10 +136,10 @@ def own_fonts(monkeypatch, tmp_path):
     fonts = tmp_path / "fonts"
     shutil.copytree(pnp.fonts.font_dir(), fonts)
     monkeypatch.setattr(pnp.fonts, "font_dir", lambda: fonts)
-    pnp.fonts.metrics.cache_clear()
+    pnp.fonts.forget_measures()
     yield fonts
     monkeypatch.undo()
-    pnp.fonts.metrics.cache_clear()
+    pnp.fonts.forget_measures()
 
 
 def test_a_font_change_draws_every_sheet_again(project, drawn, own_fonts):
@@ -148,7 +148,7 @@ def test_a_font_change_draws_every_sheet_again(project, drawn, own_fonts):
     with (own_fonts / pnp.fonts.FACES["body"].file).open("ab") as handle:
         handle.write(b"\0\0\0\0")
     assert drawn() == set()  # this process measures with the bytes it read
-    pnp.fonts.metrics.cache_clear()  # as a new process: it reads the fonts again
+    pnp.fonts.forget_measures()  # as a new process: it reads the fonts again
     assert drawn() == ALL
 
 

@@ -172,7 +172,7 @@ def test_a_missing_data_file_is_reported_where_the_manifest_names_it(project, ru
 
 @pytest.mark.parametrize("text, fragment", [
     ("Stability -1. {purple}", "unknown icon token {purple}"),
-    ("Stability -1. \U0001F4A5", "character '\U0001F4A5' (U+1F4A5) is not in the bundled font"),
+    ("Stability -1. \U0001F4A5", "character '\U0001F4A5' (U+1F4A5) is not in the font Roboto Condensed (regular)"),
     ("Stability -1. " + "word " * 600, "text overflows its"),
 ], ids=["unknown-token", "missing-glyph", "overflow"])
 def test_card_text_problems_are_located_on_the_effect(project, run, text, fragment):

@@ -46,7 +46,8 @@ from pnp.pipeline import Project, check_game
 from pnp.load.schema import Colour, validate
 
 SVG_NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
-INJECTED = 'Fish & Chips <b>"Q"</b> ]]> {{ 7*7 }}'
+# (an asterisk would be emphasis markup: {{ 7+7 }} is the same attempt at running a template)
+INJECTED = 'Fish & Chips <b>"Q"</b> ]]> {{ 7+7 }}'
 
 
 # -- markup in card text ---------------------------------------------------------------------------
@@ -68,7 +69,7 @@ def test_markup_in_card_text_is_escaped_in_the_svg(project):
     svg = next(face.svg for face in fronts if "Fish" in face.svg)
     # The title wraps (at a space, or after the '/' of '</b>'): its lines are read joined.
     lines = "".join(re.findall(r"<text [^>]*>([^<]*)</text>", svg))
-    for escaped in ("Fish&amp;Chips", "&lt;b&gt;&#34;Q&#34;&lt;/b&gt;", "]]&gt;", "{{7*7}}"):
+    for escaped in ("Fish&amp;Chips", "&lt;b&gt;&#34;Q&#34;&lt;/b&gt;", "]]&gt;", "{{7+7}}"):
         assert escaped in "".join(lines.split())
     assert "<b>" not in svg
     root = ET.fromstring(svg)  # still well-formed XML
@@ -85,10 +86,10 @@ def test_markup_in_card_text_prints_as_text_in_the_pdf(project, run):
     # The title wraps onto two lines (after '</' of '</b>', as Unicode line breaking allows),
     # and a line reads on into the next card's title: each line's own part is looked for.
     joined = "".join(text.split())
-    assert 'Fish&Chips<b>"Q"</' in joined and "b>]]>{{7*7}}" in joined
-    # {{7*7}} evaluated would print 49 as a word of its own (a version stamp's commit may hold
-    # the digits 49, inside a longer word)
-    assert not re.search(r"(?<![0-9a-z])49(?![0-9a-z])", text)
+    assert 'Fish&Chips<b>"Q"</' in joined and "b>]]>{{7+7}}" in joined
+    # {{7+7}} evaluated would print 14 as a word of its own (a version stamp's commit may hold
+    # the digits 14, inside a longer word)
+    assert not re.search(r"(?<![0-9a-z])14(?![0-9a-z])", text)
 
 
 def test_a_colour_from_content_must_be_a_hex_colour(tmp_path):
