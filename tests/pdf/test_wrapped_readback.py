@@ -1,6 +1,6 @@
 """Text wrapped by Unicode's rules and fitted to its ink, read back from the built PDF: lines
-with PyMuPDF, ink with PDFium's rendering. Japanese is wrapped at the fit level only
-(tests/render/test_linebreak.py): the bundled fonts have no Japanese glyphs to print it with."""
+with PyMuPDF, ink with PDFium's rendering. The bundled fonts have no Japanese glyphs: Japanese
+is read back in tests/render/test_japanese_wrap.py, set in a game's own Japanese font."""
 
 from __future__ import annotations
 
