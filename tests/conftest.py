@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
+import io
 import multiprocessing
 import os
 import shutil
@@ -151,15 +153,16 @@ def copy_as_cwd(baseline: Path, tmp_path: Path, monkeypatch) -> Path:
 KIT_PAPERS = ("letter", "a4")
 
 
-def shared_build(tmp_path_factory, *builds: tuple[str, ...]) -> Path:
-    """The output folder of `pnp build --root REPO ARGS` for each ARGS in `builds`, run once for
-    the whole test run: the test processes share it (the first to ask builds it, holding a
-    lock; the others wait, then read). Only for the repository's own content, read and never
-    changed by the tests that ask."""
+def shared_build(tmp_path_factory, *builds: tuple[str, ...], command: str = "build") -> Path:
+    """The output folder of `pnp build --root REPO ARGS` (or another command that writes
+    output) for each ARGS in `builds`, run once for the whole test run: the test processes
+    share it (the first to ask runs it, holding a lock; the others wait, then read). What the
+    runs print is kept beside, in `printed.txt`. Only for the repository's own content, read
+    and never changed by the tests that ask."""
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # the folder every worker's own temporary folder is in
-    key = hashlib.sha256(repr(builds).encode()).hexdigest()[:16]
+    key = hashlib.sha256(repr((command, builds)).encode()).hexdigest()[:16]
     shared = base / "shared-builds"
     shared.mkdir(exist_ok=True)
     out, done = shared / key, shared / f"{key}.done"
@@ -167,8 +170,11 @@ def shared_build(tmp_path_factory, *builds: tuple[str, ...]) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
             shutil.rmtree(out, ignore_errors=True)
-            for args in builds:
-                assert main(["build", "--root", str(REPO), *args, "--out", str(out)]) == 0
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                for args in builds:
+                    assert main([command, "--root", str(REPO), *args, "--out", str(out)]) == 0
+            (out / "printed.txt").write_text(printed.getvalue(), encoding="utf-8")
             done.touch()
     return out
 

@@ -5,13 +5,12 @@ and the same backs (read back from the PDFs with PyMuPDF)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pymupdf
 import pytest
 
-from conftest import TESTS, edit, line_of
+from conftest import TESTS, copy_as_cwd, edit, line_of
 
 BABEL = TESTS / "data" / "games" / "babel"
 GAME = Path("content/babel/game.yaml")
@@ -22,10 +21,7 @@ LONG = " ".join(["Jeder Spieler nimmt einen Stein aus dem Vorrat und legt ihn zu
 
 @pytest.fixture
 def babel(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "project"
-    shutil.copytree(BABEL, root)
-    monkeypatch.chdir(root)
-    return root
+    return copy_as_cwd(BABEL, tmp_path, monkeypatch)
 
 
 def findings(result, kind: str) -> list[str]:

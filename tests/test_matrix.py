@@ -3,9 +3,10 @@ through the CLI's main function; no combination may end in an internal error or 
 
 The test games (ledger, debtors) run the whole matrix on every run: `check` and `build` under
 every layout on Letter and A4, then `proof --png`, `export --to shop|tts`, `diff` and
-`build --reprint` on what was built. The five kits run `check` under every layout on Letter on
-every run; the rest of their matrix (every layout on A4, every command) is the slow part, run
-when PNP_MATRIX=full is set (CI's longer run, and before a release):
+`build --reprint` on what was built. The five kits run `check --strict` under the home layout
+on Letter and A4 on every run; the rest of their matrix (`check --strict` under every other
+layout, a build under every layout on A4, every command) is the slow part, run when
+PNP_MATRIX=full is set (before a release):
 
     PNP_MATRIX=full pytest -n 2 tests/test_matrix.py
 """
@@ -80,11 +81,18 @@ def kits(tmp_path_factory) -> Path:
     return root
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
+# Every run checks each kit under the home layout on both papers; the other layouts are the
+# slow part (each a whole check of the kit).
+KIT_CHECKS = [pytest.param(layout, paper, marks=() if layout == "home" else full_only)
+              for layout in LAYOUTS for paper in KIT_PAPERS]
+
+
+@pytest.mark.parametrize("layout, paper", KIT_CHECKS)
 @pytest.mark.parametrize("game", KITS)
-def test_kits_check_under_every_layout(kits, run, game, layout):
-    result = run("check", "--root", str(kits), "--game", game, "--layout", layout)
-    no_internal_error(result, game, layout)
+def test_kits_check_strict_under_every_layout(kits, run, game, layout, paper):
+    result = run("check", "--strict", "--root", str(kits), "--game", game, "--layout", layout,
+                 "--paper", paper)
+    no_internal_error(result, game, layout, paper)
     assert result.code == 0, result.err
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from pnp.cli import main
 from readback import close, mirrored, read_sheet
-from conftest import REPO, TESTS, edit
+from conftest import REPO, TESTS, edit, shared_build
 
 # The heading of each Boomtown poker deck, as its fronts and its backs print it (the Banker
 # Duties card's front is headed with its name, its back "The Banker").
@@ -27,14 +27,9 @@ POKER_MM = (63, 88)
 
 @pytest.fixture(scope="module")
 def boomtown(tmp_path_factory):
-    root = tmp_path_factory.mktemp("plan")
-    for folder in ("content", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["plan", "--root", str(root), "--game", "boomtown", "-j", "1"]) == 0
-    path = root / "output" / "boomtown" / "boomtown-kit-letter.pdf"
-    return path, out.getvalue(), read_sheet(path)
+    out = shared_build(tmp_path_factory, ("--game", "boomtown", "-j", "1"), command="plan")
+    path = out / "boomtown" / "boomtown-kit-letter.pdf"
+    return path, (out / "printed.txt").read_text(encoding="utf-8"), read_sheet(path)
 
 
 def squeezed(text: str) -> str:

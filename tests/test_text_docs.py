@@ -4,14 +4,13 @@ into a small game in English and German, which then checks clean and builds both
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pymupdf
 import pytest
 import yaml
 
-from conftest import REPO, TESTS
+from conftest import REPO, TESTS, copy_as_cwd
 
 DOC = REPO / "docs" / "text.md"
 BABEL = TESTS / "data" / "games" / "babel"
@@ -23,10 +22,7 @@ def blocks(kind: str) -> list[str]:
 
 @pytest.fixture
 def babel(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "project"
-    shutil.copytree(BABEL, root)
-    monkeypatch.chdir(root)
-    return root
+    return copy_as_cwd(BABEL, tmp_path, monkeypatch)
 
 
 def test_the_worked_text_box_example_builds_in_both_languages(babel, run, tmp_path):

@@ -1,10 +1,11 @@
 """Emphasis: card text with `**bold**`, `*italic*` and `\\*` in; the text with each word's
 style marked, its styled spans, and what is unbalanced, out.
 
-Text fitting wraps at spaces, word by word, so each word carries its own style: a style
-switch (a private-use character, STYLE_BASE + style) opens every word that does not start
-in the regular face, and stands wherever the style changes within a word. `\\*` is a
-literal asterisk. `{icon}` marks are left as they are, inside or outside a span.
+Text fitting breaks lines between words and inside them (pnp.render.textfit), so each word
+carries its own style: a style switch (a private-use character, STYLE_BASE + style) opens
+every word that does not start in the regular face, and stands wherever the style changes
+within a word. `\\*` is a literal asterisk. `{icon}` marks are left as they are, inside or
+outside a span.
 """
 
 from __future__ import annotations
@@ -78,23 +79,6 @@ def _marked(spans: tuple[tuple[int, str], ...]) -> str:
                 current = style
             out.append(char)
     return "".join(out)
-
-
-def styled_parts(word: str, style: int = 0) -> list[tuple[int, str]]:
-    """A marked word (`Emphasis.marked`, split at spaces), or a piece of one that starts in
-    `style`, as (style, text) parts."""
-    parts: list[tuple[int, str]] = []
-    text = ""
-    for char in word:
-        if char in STYLE_MARKS:
-            if text:
-                parts.append((style, text))
-            style, text = ord(char) - STYLE_BASE, ""
-        else:
-            text += char
-    if text or not parts:
-        parts.append((style, text))
-    return parts
 
 
 def plain(text: str) -> str:

@@ -6,8 +6,8 @@ so Japanese wraps without spaces. A soft hyphen (U+00AD) is invisible unless its
 there, where it prints as a hyphen. A word wider than the whole box is hyphenated with
 Pyphen's patterns for the text's language, where it has them. Widths are the real advance
 widths of its font, each `**bold**` or `*italic*` part (pnp.render.emphasis) and each
-fallback character in the face that draws it. If the text does not fit at the preferred size it shrinks in
-quarter points down to the template's minimum. Inline tokens such as `{red}` become icons one
+fallback character in the face that draws it. If the text does not fit at the preferred size
+it shrinks in quarter points down to the template's minimum. Inline tokens such as `{red}` become icons one
 em wide. A text fits when its ink does: the glyphs its last line prints (pnp.render.glyphdepth),
 not the deepest glyph the font has, must end inside the box. The result says whether it fits
 and, if not, by how many lines and millimetres, so `pnp check` can say exactly how much to cut.

@@ -10,7 +10,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from conftest import TESTS, edit, line_of
+from conftest import TESTS, copy_as_cwd, edit, line_of
 from pnp.units import pt_to_mm
 
 BABEL = TESTS / "data" / "games" / "babel"
@@ -21,10 +21,7 @@ ICON_COLOUR = (0x7a / 255, 0x1f / 255, 0x5c / 255)  # the skull's square, in ico
 
 @pytest.fixture
 def babel(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "project"
-    shutil.copytree(BABEL, root)
-    monkeypatch.chdir(root)
-    return root
+    return copy_as_cwd(BABEL, tmp_path, monkeypatch)
 
 
 def errors(result) -> list[str]:

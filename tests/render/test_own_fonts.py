@@ -13,7 +13,7 @@ import pymupdf
 import pytest
 from hypothesis import given, strategies as st
 
-from conftest import TESTS, edit, line_of
+from conftest import TESTS, copy_as_cwd, edit, line_of
 from pnp.fonts import BUNDLED, metrics
 from pnp.load.fonts import read_fonts
 from pnp.render.emphasis import parse_emphasis, plain
@@ -27,10 +27,7 @@ FRONT = Path("templates/serif/card-front.svg.j2")
 
 @pytest.fixture
 def serif(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "serif"
-    shutil.copytree(SERIF, root)
-    monkeypatch.chdir(root)
-    return root
+    return copy_as_cwd(SERIF, tmp_path, monkeypatch)
 
 
 @pytest.fixture(scope="module")
