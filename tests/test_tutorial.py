@@ -62,3 +62,13 @@ def test_new_never_overwrites_a_game(project, run):
     result = run("new", "downturn")
     assert result.code == 2 and "already exists" in result.err
     assert (project / "content" / "downturn" / "game.yaml").read_bytes() == before
+
+
+def test_a_new_game_passes_check_strict(tmp_path, monkeypatch, run):
+    """What `pnp new` writes is a game the print-safety checks find nothing in: a designer's
+    first `pnp check --strict` speaks of their own edits only."""
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "mine").code == 0
+    result = run("check", "--strict", "--game", "mine")
+    assert result.code == 0 and ": warning: " not in result.err, result.err
+    assert "0 errors, 0 warnings" in result.err
