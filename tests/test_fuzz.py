@@ -15,10 +15,11 @@ import xml.etree.ElementTree as ET
 import cairocffi as cairo
 import pytest
 import yaml
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
+from pnp.render.emphasis import parse_emphasis
 from pnp.load.content import load_document
 from pnp.findings import Findings
 from pnp.pdf.draw import draw_svg
@@ -64,6 +65,8 @@ def _one_line(finding) -> str:
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=CARD_TEXT)
+@example(text="*0*")  # emphasis: prints an italic 0, no asterisks
+@example(text="a \\* b **c**")  # a literal asterisk, and bold
 def test_any_card_text_draws_or_gives_a_clean_finding(tmp_path, card, text):
     renderer, deck, item = card
     source = tmp_path / "events.yaml"
@@ -90,7 +93,9 @@ def test_any_card_text_draws_or_gives_a_clean_finding(tmp_path, card, text):
         return  # a clean finding: the build stops before drawing
     root = ET.fromstring(face.svg)  # well-formed, whatever the text held
     drawn = _squashed("".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")))
-    words = [w for w in text.split() if not w.startswith("{")]
+    # What prints: the text without its emphasis marks (`*0*` prints an italic 0).
+    shown = "".join(part for _, part in parse_emphasis(text).spans)
+    words = [w for w in shown.split() if not w.startswith("{")]
     # A word may break across lines (at a hyphen, a soft hyphen, between CJK characters) and
     # marks that only allow a break print nothing: compared without spaces, hyphens or marks.
     assert all(_squashed(w.strip("{}")) in drawn or "{" in w for w in words[:3])
