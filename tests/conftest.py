@@ -150,6 +150,29 @@ def copy_as_cwd(baseline: Path, tmp_path: Path, monkeypatch) -> Path:
     return copy
 
 
+LEDGER = TESTS / "data" / "games" / "ledger"  # a small test game: one deck, one table
+
+
+@pytest.fixture
+def ledger(tmp_path, monkeypatch) -> Path:
+    """The ledger test game, a project of its own, copied as the current directory."""
+    return copy_as_cwd(LEDGER, tmp_path, monkeypatch)
+
+
+def clean(result) -> None:
+    """A run that ended without a traceback or an internal error."""
+    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
+
+
+def one_error(result) -> str:
+    """The one error line of a run that failed cleanly with exactly one error."""
+    assert result.code == 1, result.err
+    clean(result)
+    errors = [line for line in result.lines if ": error: " in line]
+    assert len(errors) == 1, result.err
+    return errors[0]
+
+
 KIT_PAPERS = ("letter", "a4")
 
 

@@ -5,35 +5,17 @@ lists, and a finding that meets one names it and says how to raise it."""
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTS, edit, line_of
+from conftest import edit, line_of, one_error
 from pnp.findings import Findings
 from pnp.load.csvdata import load_csv
 from pnp.load.limits import DEFAULT_FILE_MB, DEFAULT_ITEMS
 
-LEDGER = TESTS / "data" / "games" / "ledger"
 GAME = Path("content/ledger/game.yaml")
-
-
-@pytest.fixture
-def ledger(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "project"
-    shutil.copytree(LEDGER, root)
-    monkeypatch.chdir(root)
-    return root
-
-
-def one_error(result) -> str:
-    assert result.code == 1, result.err
-    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
-    errors = [line for line in result.lines if ": error: " in line]
-    assert len(errors) == 1, result.err
-    return errors[0]
 
 
 @pytest.mark.parametrize("size, fragment", [

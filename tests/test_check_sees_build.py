@@ -6,39 +6,17 @@ from __future__ import annotations
 
 import json
 import lzma
-import shutil
 from pathlib import Path
 
 import pdfplumber
 import pikepdf
 import pytest
 
-from conftest import TESTS, add_game, edit, line_of
+from conftest import add_game, clean, edit, line_of, one_error
 from pnp.units import pt_to_mm
 
-LEDGER = TESTS / "data" / "games" / "ledger"
 GAME = Path("content/ledger/game.yaml")
 CARDS = Path("content/ledger/cards.csv")
-
-
-@pytest.fixture
-def ledger(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "project"
-    shutil.copytree(LEDGER, root)
-    monkeypatch.chdir(root)
-    return root
-
-
-def clean(result) -> None:
-    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
-
-
-def one_error(result) -> str:
-    assert result.code == 1, result.err
-    clean(result)
-    errors = [line for line in result.lines if ": error: " in line]
-    assert len(errors) == 1, result.err
-    return errors[0]
 
 
 # -- layouts -------------------------------------------------------------------------------

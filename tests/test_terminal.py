@@ -3,22 +3,12 @@ the terminal escaped, never raw; a bidirectional control in card text is a findi
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
-from conftest import TESTS, edit
+from conftest import edit
 
-LEDGER = TESTS / "data" / "games" / "ledger"
 ESC = "\x1b"
-
-
-@pytest.fixture
-def ledger(tmp_path, monkeypatch):
-    root = tmp_path / "project"
-    shutil.copytree(LEDGER, root)
-    monkeypatch.chdir(root)
-    return root
 
 
 def test_an_escape_sequence_in_a_game_folder_name_is_escaped(ledger, run):

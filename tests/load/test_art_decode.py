@@ -5,24 +5,13 @@ last good PDFs, instead of failing while it draws."""
 from __future__ import annotations
 
 import io
-import shutil
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from conftest import TESTS
 
-LEDGER = TESTS / "data" / "games" / "ledger"
 ART = Path("content/ledger/art.png")
-
-
-@pytest.fixture
-def ledger(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "project"
-    shutil.copytree(LEDGER, root)
-    monkeypatch.chdir(root)
-    return root
 
 
 def picture(kind: str) -> bytes:

@@ -4,32 +4,14 @@ located finding; a rules plug-in written for another game is one finding at `plu
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTS, edit, line_of
+from conftest import edit, line_of, one_error
 
-LEDGER = TESTS / "data" / "games" / "ledger"
 GAME = Path("content/ledger/game.yaml")
 NOTE_NAME = "      name: {type: text, max_chars: 16}"
-
-
-@pytest.fixture
-def ledger(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "project"
-    shutil.copytree(LEDGER, root)
-    monkeypatch.chdir(root)
-    return root
-
-
-def one_error(result) -> str:
-    assert result.code == 1, result.err
-    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
-    errors = [line for line in result.lines if ": error: " in line]
-    assert len(errors) == 1, result.err
-    return errors[0]
 
 
 @pytest.mark.parametrize("name, reason", [
