@@ -59,14 +59,7 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Check the content, then write print-ready PDFs.")
     build.add_argument("--sheets", default="all",
                        help="comma-separated sheet names, or 'all' (default)")
-    build.add_argument("--paper", default="letter", choices=sorted(PAPERS),
-                       help="paper size (default: letter)")
-    build.add_argument("--out", type=Path, default=None,
-                       help="output folder (default: output/ in the project)")
-    build.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    _print_arguments(build)
-    build.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                       help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
+    _writing_arguments(build)
     build.add_argument("--no-cache", dest="cache", action="store_false",
                        help="draw every sheet and PDF afresh, even those whose inputs have "
                             "not changed")
@@ -85,14 +78,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Check, then pack every piece that shares a stock (card or paper) onto "
                     "the fewest sheets and write output/<game>/<game>-kit-<paper>.pdf, opening "
                     "with a plan page; print the sheets per stock, the cuts and the ink.")
-    plan.add_argument("--paper", default="letter", choices=sorted(PAPERS),
-                      help="paper size (default: letter)")
-    plan.add_argument("--out", type=Path, default=None,
-                      help="output folder (default: output/ in the project)")
-    plan.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    _print_arguments(plan)
-    plan.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                      help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
+    _writing_arguments(plan)
     _language_argument(plan)
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
@@ -211,6 +197,18 @@ def _parser() -> argparse.ArgumentParser:
                      help="project folder to write content/ and templates/ in (default: .)")
     new.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
+
+
+def _writing_arguments(parser: argparse.ArgumentParser) -> None:
+    """What build and plan share: paper, output folder, strictness, printing, processes."""
+    parser.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                        help="paper size (default: letter)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: output/ in the project)")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    _print_arguments(parser)
+    parser.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                        help="draw PDFs in N processes (default: the CPU count; 1: in this one)")
 
 
 def _print_arguments(command: argparse.ArgumentParser) -> None:
