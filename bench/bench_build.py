@@ -309,7 +309,7 @@ def build_section(checkouts: list[Checkout], scratch: Path, runs: int,
         large = poker_project(folder / f"poker-{LARGE}", LARGE)
         downturn = folder / "downturn"
         for name in ("content", "templates"):
-            shutil.copytree(ROOT / name, downturn / name)
+            shutil.copytree(checkout.root / name, downturn / name)
         events = downturn / "content" / "downturn" / "events.yaml"
 
         def forget_check(cache=cache):
@@ -415,7 +415,7 @@ def watch_section(checkouts: list[Checkout], scratch: Path, runs: int,
         for checkout in checkouts:
             project = scratch / checkout.label / "watch"
             for name in ("content", "templates"):
-                shutil.copytree(ROOT / name, project / name)
+                shutil.copytree(checkout.root / name, project / name)
             print(f"  watch: starting {checkout.label}", file=sys.stderr, flush=True)
             watcher = bench_watch.Watcher(checkout.pnp, project, checkout.root,
                                           checkout.env(project / "user-cache"))
