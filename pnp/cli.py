@@ -413,8 +413,9 @@ def _build(project: Project, args, names: list[str], findings: Findings,
             # The history is the game's own edition's: a reprint or diff of it compares
             # like with like.
             if record and not getattr(checked.game, "language", ""):
-                record_build(checked, out_dir, records, paper=args.paper,
-                             git=git_head(project.root))
+                head = git_head(project.root)
+                answers.asked_git(project.root, head)
+                record_build(checked, out_dir, records, paper=args.paper, git=head)
 
         # A game's faces are recorded while its PDFs are drawn: they are known from the check.
         written = [path for checked, decks in plan
@@ -440,8 +441,10 @@ def _build(project: Project, args, names: list[str], findings: Findings,
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in "
           f"{answers.elapsed(elapsed)}" + (f"; {unchanged} unchanged" if unchanged else ""),
           file=sys.stderr)
-    if args.cache and not written and not reprint and not baselines and not kits:
-        answers.keep(EXIT_OK, out_dir)  # the same build again writes nothing either
+    if args.cache and not reprint and not baselines and not kits:
+        # The same build again writes nothing: what it prints then is remembered now.
+        answers.keep(EXIT_OK, out_dir, again=f"pnp build: 0 PDFs in {answers.elapsed_again()}"
+                     + (f"; {total} unchanged" if total else "") if written else None)
     return EXIT_OK
 
 

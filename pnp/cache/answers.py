@@ -15,9 +15,11 @@ every file of pnp, by size and time, and the installed distributions). The key i
 command line itself, the working folder (findings name files relative to it), the
 environment and whether the streams are terminals: no option is interpreted here.
 
-A check's answer is kept when it finishes (findings and all). A build's answer is kept only
-when the build wrote nothing, every PDF unchanged; it is then what the same build prints
-again, and it holds while its output folder holds exactly the files that build left there.
+A check's answer is kept when it finishes (findings and all). A build's answer is what the
+same build prints when it runs again: every PDF unchanged, so its `wrote` lines gone and its
+summary "0 PDFs ...; N unchanged" (a build that wrote says so, `again`); it holds while its
+output folder holds exactly the files that build left there. A build records the commit the
+project is at in its history, so the commit asked of git is part of its answer too (`asked`).
 The time a run prints is its own (`elapsed`): a remembered answer prints the time it took.
 `--no-cache` runs everything and keeps nothing; so does a run during which a file it read
 changed (its record is mixed).
@@ -36,7 +38,7 @@ from collections.abc import Iterator
 from .. import reads
 from . import store
 
-FORMAT = 1
+FORMAT = 2
 KIND = "answers"
 COMMANDS = ("check", "build")
 ELAPSED = "\0elapsed\0"  # where a remembered answer prints its own time
@@ -108,6 +110,7 @@ def replay(argv: list[str]) -> int | None:
         entry = json.loads(data)
         if (entry["format"] != FORMAT or entry["distributions"] != _distributions()
                 or any(_stat(path) != found for path, found in entry["code"].items())
+                or any(_git_head(root) != head for root, head in entry["git"].items())
                 or (entry["output"] is not None
                     and _tree(entry["output"]) != entry["outputs"])
                 or not reads.Answers().same(entry["reads"])):
@@ -142,6 +145,8 @@ class _Run:
         self.argv = argv
         self.elapsed = ""
         self.kept: tuple[int, str | None, str] | None = None
+        self.again: str | None = None  # the summary line the same command prints next time
+        self.git: dict[str, str] = {}  # project root -> the commit git named for it
 
 
 _RUN: _Run | None = None
@@ -176,19 +181,50 @@ def elapsed(seconds: float) -> str:
     return text
 
 
-def keep(code: int, output: str | os.PathLike | None = None) -> None:
+def keep(code: int, output: str | os.PathLike | None = None, again: str | None = None) -> None:
     """The command that is running may be answered the same way next time: it exits with
-    `code`; a build names its output folder (`output`), whose files must stay as they are."""
+    `code`; a build names its output folder (`output`), whose files must stay as they are.
+    A build that wrote PDFs prints, when run again, no `wrote` lines (its standard output)
+    and `again` as its last line, with `elapsed_again()` where its time goes."""
     if _RUN is not None:
         _RUN.kept = (code, None if output is None else os.path.abspath(output), _RUN.elapsed)
+        _RUN.again = again
+
+
+def elapsed_again() -> str:
+    """Where a remembered answer prints the time it took itself, in a line given to `keep`."""
+    return ELAPSED
+
+
+def asked_git(root: str | os.PathLike, head: str) -> None:
+    """The running command asked git which commit `root` is at and was told `head` (''
+    outside git); it is asked again before the answer is given again."""
+    if _RUN is not None:
+        _RUN.git[os.path.abspath(root)] = head
+
+
+def _git_head(root: str) -> str:
+    """As pnp.history.record.git_head asks it, without loading the history."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.decode().strip() if done.returncode == 0 else ""
 
 
 def _write(run: _Run, record: reads.Record, stdout: str, stderr: str) -> None:
     code, output, took = run.kept
-    if took:
+    if run.again is not None:  # what the same build prints when it writes nothing
+        lines = stderr.splitlines(keepends=True)
+        stdout, stderr = "", "".join(lines[:-1]) + run.again + "\n"
+    elif took:
         head, found, tail = stderr.rpartition(took)
         stderr = head + ELAPSED + tail if found else stderr
     entry = {"format": FORMAT, "code_exit": code, "stdout": stdout, "stderr": stderr,
+             "git": run.git,
              "reads": record.reads, "code": _code(), "distributions": _distributions(),
              "output": output, "outputs": _tree(output) if output else None}
     try:
@@ -198,4 +234,4 @@ def _write(run: _Run, record: reads.Record, stdout: str, stderr: str) -> None:
         pass  # not kept: the next run only takes longer
 
 
-__all__ = ["replay", "remembering", "keep", "elapsed"]
+__all__ = ["replay", "remembering", "keep", "elapsed", "elapsed_again", "asked_git"]

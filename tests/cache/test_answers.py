@@ -5,6 +5,8 @@ run read, to its output folder or to its command line runs it."""
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -107,26 +109,51 @@ def test_no_cache_always_runs_and_keeps_nothing(project, answer):
     assert answer(*CHECK).ran  # nothing was kept by the runs without the cache
 
 
-def test_a_build_is_remembered_once_it_writes_nothing_and_while_its_output_stays(project, answer):
+def _untimed(text: str) -> str:
+    return re.sub(r"in \d+\.\d\d s", "in T", text)
+
+
+def test_a_build_is_remembered_as_it_prints_next_time_and_while_its_output_stays(
+        project, answer, user_cache):
     build = ("build", "--game", "downturn", "--sheets", "banks")
     first = answer(*build)
-    assert first.ran
-    second = answer(*build)
-    assert second.ran and "0 PDFs" in second.err  # wrote nothing: now it may be remembered
-    third = answer(*build)
-    assert not third.ran and "0 PDFs" in third.err and "unchanged" in third.err
+    assert first.ran and "1 PDF in" in first.err
+    second = answer(*build)  # what the same build prints when it writes nothing
+    assert not second.ran and "0 PDFs" in second.err and "1 unchanged" in second.err
+    for kept in user_cache.glob("answers-*"):  # the real run, with nothing remembered
+        shutil.rmtree(kept)
+    real = answer(*build)
+    assert real.ran and _untimed(real.err) == _untimed(second.err)
     pdf = project / "output/downturn/banks-letter.pdf"
     pdf.unlink()
     fourth = answer(*build)
     assert fourth.ran and pdf.is_file()
-    answer(*build)
     with pdf.open("ab") as changed:
         changed.write(b"\n")
     assert answer(*build).ran
-    answer(*build)
     assert not answer(*build).ran
     history = project / "output/downturn/history/builds"
     assert len(list(history.iterdir())) == 1  # the same build again records nothing
+
+
+def test_a_new_commit_runs_the_build_whose_history_records_it(project, answer):
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=pnp", "-c", "user.email=pnp@example.org",
+                        *args], cwd=project, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "content")
+    git("commit", "-q", "-m", "first")
+    build = ("build", "--game", "downturn", "--sheets", "banks")
+    assert answer(*build).ran
+    assert not answer(*build).ran
+    (project / "notes.txt").write_text("not read by pnp\n")
+    git("add", "notes.txt")
+    git("commit", "-q", "-m", "second")
+    assert answer(*build).ran  # the history records this build at the new commit
+    history = project / "output/downturn/history/builds"
+    assert len(list(history.iterdir())) == 2
+    assert not answer(*build).ran
 
 
 def test_a_rules_file_read_by_a_worker_process_is_part_of_the_answer(project, tmp_path):
