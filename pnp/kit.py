@@ -163,6 +163,7 @@ def _sheet_plans(packed: list[KitSheet], offset: int, total: int, decks: dict[st
             page = replace(page, number=offset + page.number)
             furniture = {part: renderer.render(
                 FURNITURE_TEMPLATE, None, expect=page.paper, part=part, page=page, deck=label,
+                sheet_title=label.title,
                 layout=layout, sheets=total, paper_name=paper).svg
                 for part in ("fixed", "page")}
             placements = (Placement(0, 0, furniture["fixed"]), *(

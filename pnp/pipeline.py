@@ -164,7 +164,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     drawing: list[tuple[int, Callable[[], SheetWork]]] = []
     for sheet in sheets:
         with reads.recording() as listed:  # looking its templates up is part of its drawing
-            parts = sheet.parts(renderer)
+            parts = sheet.parts(renderer, paper, options)
         for index, part in enumerate(parts):
             key = kept.key(sheet, index, len(parts)) if kept else None
             found = kept.recall(sheet, index, key) if key else None

@@ -15,6 +15,7 @@ A new kind (a tuck box) is a new class here, not edits across the pipeline and t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
@@ -58,7 +59,8 @@ class Sheet(Protocol):
 
     def render(self, renderer: Renderer) -> None: ...
 
-    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]: ...
+    def parts(self, renderer: Renderer, paper: str | None = None,
+              options: PrintOptions | None = None) -> list[Callable[[], Drawn]]: ...
 
     def join(self, parts: list[Drawn]) -> None: ...
 
@@ -96,12 +98,23 @@ class Deck:
     def render(self, renderer: Renderer) -> None:
         self.join([part() for part in self.parts(renderer)])
 
-    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
-        """The faces of every PART_ITEMS items, fronts and backs; each template drawn with
-        the whole deck in view."""
+    def parts(self, renderer: Renderer, paper: str | None = None,
+              options: PrintOptions | None = None) -> list[Callable[[], Drawn]]:
+        """The faces of every part of about PART_ITEMS items, fronts and backs; each template
+        drawn with the whole deck in view. Given the paper and print options, a deck in
+        several parts is cut at page boundaries and each part plans its own pages (`planned`),
+        so a large deck's pages are planned on every core, and kept with their part."""
         front = self.front if renderer.exists(self.front, self.where.of("front")) else None
         back = self.back if self.back and renderer.exists(self.back,
                                                           self.where.of("back")) else None
+        self._part_items = PART_ITEMS
+        self._plan = None
+        if paper is not None and len(self.items) > PART_ITEMS:
+            self._plan = self._page_plan(renderer, paper, options or PrintOptions())
+            if self._plan is not None:  # whole pages per part: a multiple of a page's pieces
+                per_page = max(len({slot.index for slot in page.slots})
+                               for page in self._plan.pages)
+                self._part_items = -(-PART_ITEMS // per_page) * per_page
 
         def side(template: str | None, items) -> list[Face]:
             if template:
@@ -110,19 +123,44 @@ class Deck:
             return [Face("", getattr(item, "label", "")) for item in items]
 
         def part(start: int) -> Callable[[], Drawn]:
-            items = self.items[start:start + PART_ITEMS]
-            return lambda: {"fronts": side(front, items), "backs": side(back, items)}
+            items = self.items[start:start + self._part_items]
 
-        return [part(start) for start in range(0, max(len(self.items), 1), PART_ITEMS)]
+            def draw() -> Drawn:
+                drawn = {"fronts": side(front, items), "backs": side(back, items)}
+                if self._plan is not None:
+                    drawn["planned"] = self._plan.plan_part(
+                        renderer, start, drawn["fronts"], drawn["backs"])
+                return drawn
+
+            return draw
+
+        return [part(start) for start in range(0, max(len(self.items), 1), self._part_items)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The deck's fields: how `parts` cut it (its working state) is no part of its value."""
+        return {name: value for name, value in self.__dict__.items()
+                if not name.startswith("_")}
 
     def part_items(self, index: int) -> tuple[Any, ...]:
         """The items whose faces part `index` of `parts` draws: all a part's faces depend on,
         with the deck's other fields, unless its templates read `deck` (the whole deck)."""
-        return tuple(self.items[index * PART_ITEMS:(index + 1) * PART_ITEMS])
+        size = getattr(self, "_part_items", PART_ITEMS)
+        return tuple(self.items[index * size:(index + 1) * size])
 
     def join(self, parts: list[Drawn]) -> None:
         self.fronts = [face for drawn in parts for face in drawn["fronts"]]
         self.backs = [face for drawn in parts for face in drawn["backs"]]
+        self._planned = {number: plan for drawn in parts
+                         for number, plan in drawn.get("planned", {}).items()}
+
+    def _page_plan(self, renderer: Renderer, paper: str, options: PrintOptions
+                   ) -> "_DeckPages | None":
+        """The deck's imposition on `paper`, or None where it cannot be laid out (`outputs`
+        reports why)."""
+        try:
+            return _DeckPages.impose(self, renderer, paper, options)
+        except ValueError:  # SlotProblem too
+            return None
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:
@@ -130,61 +168,33 @@ class Deck:
         layout = options.sheet_layout()
         if self.back is None:
             layout = replace(layout, duplex="none", backs="none")
-        try:
-            pages = deck_pages(self.title, len(self.items), self.size, self.bleed_mm,
-                               self.back is not None, paper, options, renderer.info)
-        except SlotProblem as exc:
-            where = exc.spec.where.at if exc.spec is not None else self.where.of("size")
-            findings.error("layout-slots", where, f"layout '{options.layout}': {exc}",
-                           subject=f"deck {self.name}", hint="move or turn the slot in the "
-                           "layouts file, or choose another layout")
-            return []
-        except ValueError:
-            sheet = PAPERS[paper]
-            findings.error("layout-too-large", self.where.of("size"),
-                           f"a {_mm(self.size)} piece does not fit on {paper_label(paper)} "
-                           f"({_mm(sheet)}) inside its {layout.min_margin_mm:g} mm margins",
-                           subject=f"deck {self.name}", hint="make the piece smaller, or "
-                           "declare it as a board, which is tiled over the paper")
-            return []
-        sheets = max(page.number for page in pages)
-        edge = printable_margin(options)
-        edge = layout.printable_margin_mm if edge is None else edge
-        if layout.kind == "single":  # a page the size of the piece goes to a print shop
-            edge = 0.0
+        planner = getattr(self, "_plan", None)  # imposed by `parts` where it planned pages
+        planned = getattr(self, "_planned", {})
+        if planner is None or not planner.same(paper, options):
+            planned = {}
+            try:
+                planner = _DeckPages.impose(self, renderer, paper, options)
+            except SlotProblem as exc:
+                where = exc.spec.where.at if exc.spec is not None else self.where.of("size")
+                findings.error("layout-slots", where, f"layout '{options.layout}': {exc}",
+                               subject=f"deck {self.name}", hint="move or turn the slot in "
+                               "the layouts file, or choose another layout")
+                return []
+            except ValueError:
+                sheet = PAPERS[paper]
+                findings.error("layout-too-large", self.where.of("size"),
+                               f"a {_mm(self.size)} piece does not fit on {paper_label(paper)} "
+                               f"({_mm(sheet)}) inside its "
+                               f"{options.sheet_layout().min_margin_mm:g} mm "
+                               "margins", subject=f"deck {self.name}", hint="make the piece "
+                               "smaller, or declare it as a board, which is tiled over the "
+                               "paper")
+                return []
+        layout, pages, edge = planner.layout, planner.pages, planner.edge_mm
         self._check_slots_printable(pages, edge, paper, findings)
-        if options.ink_saver:
-            from .render.inksaver import save_ink  # its XML reader loads only when it is asked for
-
-            ink = save_ink
-        else:
-            ink = lambda svg: svg  # noqa: E731
-        plans = []
-        fixed: dict = {}  # the fixed furniture of pages that are alike, drawn once
-
-        def draw(part: str, page) -> str:
-            return renderer.render(FURNITURE_TEMPLATE, None, expect=page.paper, part=part,
-                                   page=page, deck=self, layout=layout, sheets=sheets,
-                                   paper_name=paper,
-                                   printable_mm=edge if page.furniture or page.marks else None
-                                   ).svg
-
-        for page in pages:
-            # The "fixed" part is, by its template's contract, the same on every page of a
-            # side: pages placed alike (the same marks, folds, notes and furniture) share it.
-            alike = (page.side, page.paper, page.marks, page.folds, page.notes,
-                     page.registration, tuple(page.furniture.items()))
-            if alike not in fixed:
-                fixed[alike] = draw("fixed", page)
-            furniture = {"fixed": fixed[alike], "page": draw("page", page)}
-            # The fixed furniture repeats on every page of a side, so it is placed like a
-            # shared back and drawn once per document.
-            placements = (Placement(0, 0, furniture["fixed"]), *(
-                Placement.for_slot(slot, ink((self.fronts if slot.face == "front" else
-                                              self.backs)[slot.index].svg))
-                for slot in page.slots))
-            plans.append(PagePlan(page.paper, page.trim, furniture["page"], placements,
-                                  bleed=page.bleed, side=page.side, notices=page.notices))
+        plans = [planned[number] if number in planned else
+                 planner.plan_page(renderer, page, self.fronts, self.backs)
+                 for number, page in enumerate(pages)]
         # A page per face (paper: piece) is for a print shop, whatever --paper says.
         detail = "a page per face, for a print shop" if layout.paper == "piece" else \
             paper_label(paper)
@@ -253,7 +263,8 @@ class Board:
     def render(self, renderer: Renderer) -> None:
         self.join([part() for part in self.parts(renderer)])
 
-    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
+    def parts(self, renderer: Renderer, paper: str | None = None,
+              options: PrintOptions | None = None) -> list[Callable[[], Drawn]]:
         if not renderer.exists(self.template, self.where.of("template")):
             return []
         return [lambda: {"face": render_stamped(renderer, self.template, self.item, self.size,
@@ -328,6 +339,86 @@ class KitPart:
     size: Size | None  # None: a page, the paper's size
     backs: bool = False  # a deck printed double-sided
     bleed_mm: float = 0.0  # a deck's bleed, which imposition may give room
+
+
+class _DeckPages:
+    """A deck's imposed pages on one paper and their plans: each page's margin furniture drawn
+    and its faces placed. The "fixed" furniture is, by its template's contract, the same on
+    every page of a side, so pages placed alike share it, drawn once per planner."""
+
+    def __init__(self, deck: Deck, paper: str, options: PrintOptions, layout, pages: list,
+                 sheets: int, edge_mm: float) -> None:
+        self.deck, self.paper, self.options, self.layout = deck, paper, options, layout
+        self.pages, self.sheets, self.edge_mm = pages, sheets, edge_mm
+        self._fixed: dict = {}
+        # Each page with pieces by its first item, to find a part's pages without a scan.
+        self._firsts = sorted((min(slot.index for slot in page.slots),
+                               max(slot.index for slot in page.slots), number)
+                              for number, page in enumerate(pages) if page.slots)
+
+    @classmethod
+    def impose(cls, deck: Deck, renderer: Renderer, paper: str, options: PrintOptions
+               ) -> "_DeckPages":
+        """The deck imposed on `paper`; raises SlotProblem or ValueError where it cannot be."""
+        layout = options.sheet_layout()
+        if deck.back is None:
+            layout = replace(layout, duplex="none", backs="none")
+        pages = deck_pages(deck.title, len(deck.items), deck.size, deck.bleed_mm,
+                           deck.back is not None, paper, options, renderer.info)
+        edge = printable_margin(options)
+        edge = layout.printable_margin_mm if edge is None else edge
+        if layout.kind == "single":  # a page the size of the piece goes to a print shop
+            edge = 0.0
+        return cls(deck, paper, options, layout, pages,
+                   max((page.number for page in pages), default=0), edge)
+
+    def same(self, paper: str, options: PrintOptions) -> bool:
+        return paper == self.paper and options == self.options
+
+    def plan_part(self, renderer: Renderer, start: int, fronts: list[Face],
+                  backs: list[Face]) -> dict[int, PagePlan]:
+        """The plans of the pages whose every piece is one of the items from `start` on whose
+        faces are given, by page number in the document (from 0)."""
+        end = start + len(fronts)
+        fronts, backs = [None] * start + fronts, [None] * start + backs  # by item index
+        planned = {}
+        for low, high, number in self._firsts[bisect_left(self._firsts, (start,)):]:
+            if low >= end:
+                break
+            if high < end:
+                planned[number] = self.plan_page(renderer, self.pages[number], fronts, backs)
+        return planned
+
+    def plan_page(self, renderer: Renderer, page, fronts: list[Face], backs: list[Face]
+                  ) -> PagePlan:
+        if self.options.ink_saver:
+            from .render.inksaver import save_ink  # its XML reader loads only when asked for
+
+            ink = save_ink
+        else:
+            ink = lambda svg: svg  # noqa: E731
+
+        def draw(part: str) -> str:
+            return renderer.render(FURNITURE_TEMPLATE, None, expect=page.paper, part=part,
+                                   page=page, deck=self.deck, sheet_title=self.deck.title,
+                                   layout=self.layout,
+                                   sheets=self.sheets, paper_name=self.paper,
+                                   printable_mm=self.edge_mm if page.furniture or page.marks
+                                   else None).svg
+
+        alike = (page.side, page.paper, page.marks, page.folds, page.notes,
+                 page.registration, tuple(page.furniture.items()))
+        if alike not in self._fixed:
+            self._fixed[alike] = draw("fixed")
+        furniture = {"fixed": self._fixed[alike], "page": draw("page")}
+        # The fixed furniture repeats on every page of a side, so it is placed like a
+        # shared back and drawn once per document.
+        placements = (Placement(0, 0, furniture["fixed"]), *(
+            Placement.for_slot(slot, ink((fronts if slot.face == "front" else
+                                          backs)[slot.index].svg))
+            for slot in page.slots))
+        return PagePlan(page.paper, page.trim, furniture["page"], placements,
+                        bleed=page.bleed, side=page.side, notices=page.notices)
 
 
 def furniture_texts(title: str, count: int, info: Any, layout_name: str) -> dict[str, str]:
@@ -407,7 +498,8 @@ class Page:
     def render(self, renderer: Renderer) -> None:
         self.join([part() for part in self.parts(renderer)])
 
-    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
+    def parts(self, renderer: Renderer, paper: str | None = None,
+              options: PrintOptions | None = None) -> list[Callable[[], Drawn]]:
         if not renderer.exists(self.template, self.where.of("template")):
             return []
         return [lambda: {"preview": self.draw(renderer, GALLERY_PAPER, 1)}]
@@ -453,7 +545,8 @@ class TuckBox:
     def render(self, renderer: Renderer) -> None:
         self.join([part() for part in self.parts(renderer)])
 
-    def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
+    def parts(self, renderer: Renderer, paper: str | None = None,
+              options: PrintOptions | None = None) -> list[Callable[[], Drawn]]:
         deck, first = self.deck, self.deck.items[:1]
         wanted = [(side, template) for side, template in (("back", deck.back), ("front",
                   deck.front)) if template and first and renderer.exists(

@@ -155,9 +155,10 @@ class SheetCache:
         """The key of part `part` of a sheet drawn in `parts` parts, taken before anything is
         drawn; None when it cannot be told exactly.
 
-        A part of a deck drawn in several parts draws its own items' faces only (the pages
-        are planned from all of them afterwards, uncached): its key has those items and the
-        deck's other fields (`part_items`), so a row edited redraws one part. A template
+        A part of a deck drawn in several parts draws its own items' faces and plans the
+        pages they fill: its key has those items, the deck's other fields and its number of
+        items (`part_items`; the footers count the deck's sheets), so a row edited redraws
+        one part. A template
         that reads `deck` sees every item: `keep` then notes the whole deck's digest too."""
         if self.common is None or self.folder is None:
             return None
@@ -166,7 +167,8 @@ class SheetCache:
             if own is None:
                 digest = self._whole(sheet)
             else:
-                digest = value_digest((replace(sheet, items=()), own(part)))
+                digest = value_digest((replace(sheet, items=()), len(sheet.items),
+                                       own(part)))
         except UNPICKLABLE:
             return None
         if digest is None:

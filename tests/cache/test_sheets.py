@@ -343,3 +343,38 @@ def test_a_template_reading_the_whole_deck_draws_every_part_again(tmp_path, monk
     assert parts == ["cards"] * 3  # every face prints the new count
     assert handed_on(cached) == handed_on(check_game(Project(tmp_path), "poker", jobs=1,
                                                      remember=False))
+
+
+def test_a_row_added_redraws_the_footers_of_every_part(tmp_path, monkeypatch, user_cache):
+    """A large deck's parts plan their own pages, whose footers count the deck's sheets: 297
+    poker cards fill 33 sheets, one more makes 34, and every page says so."""
+    cards = _big_poker(tmp_path, rows=297)
+    monkeypatch.chdir(tmp_path)
+    check_game(Project(tmp_path), "poker", jobs=1)
+    write(cards, cards.read_text(encoding="utf-8") + "298,Extra,hearts,#cc0000,3,Body.\n")
+    cached = check_game(Project(tmp_path), "poker", jobs=1)
+    footers = [plan.furniture for plan in cached.outputs["cards"][0].plans]
+    assert all("/34 " in footer for footer in footers) and len(footers) == 68
+    assert handed_on(cached) == handed_on(check_game(Project(tmp_path), "poker", jobs=1,
+                                                     remember=False))
+
+
+def test_page_furniture_reading_the_whole_deck_plans_every_part_again(tmp_path, monkeypatch,
+                                                                      user_cache):
+    """A project's own sheet furniture may read `deck` (every item): then an edit anywhere
+    in the deck plans every part's pages again."""
+    cards = _big_poker(tmp_path)
+    furniture = (REPO / "pnp" / "templates" / "sheet.svg.j2").read_text(encoding="utf-8")
+    own = tmp_path / "templates" / "common" / "sheet.svg.j2"
+    own.parent.mkdir()
+    write(own, furniture.replace("{{ sheet_title }}",
+                                 "{{ sheet_title }} ({{ deck.items[-1].title }})"))
+    monkeypatch.chdir(tmp_path)
+    check_game(Project(tmp_path), "poker", jobs=1)
+    lines = cards.read_text(encoding="utf-8").splitlines()
+    lines[-1] = lines[-1].replace(",", ",Renamed ", 1)
+    write(cards, "\n".join(lines) + "\n")
+    cached = check_game(Project(tmp_path), "poker", jobs=1)
+    assert "(Renamed " in cached.outputs["cards"][0].plans[0].furniture
+    assert handed_on(cached) == handed_on(check_game(Project(tmp_path), "poker", jobs=1,
+                                                     remember=False))
