@@ -142,7 +142,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
     with reads.recording() as loaded, reads.confined(project.root):
-        game = checked.game = load_game(folder, project.shown, findings, lang)
+        game = checked.game = load_game(folder, project.shown, findings, lang,
+                                        partial(run_tasks, workers=jobs or default_jobs()))
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(

@@ -11,8 +11,12 @@ documented in docs/manifest.md; docs/content-format.md is generated from the tab
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import keyword
+import pickle
 import re
+import secrets
+import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -200,16 +204,40 @@ _SCALARS = {"text": str, "whole": int, "number": float, "bool": bool, "colour": 
             "image": Image, "ref": str}
 
 
+# Record types are made while pnp runs, so pickle cannot name them. A record is pickled as
+# its type's token and its fields: a process forked after the type was made (a worker loading
+# a data file) and the one that made it know the token; any other process does not, and
+# unpickling fails there rather than finding another type.
+_PROCESS = secrets.token_hex(8)
+_MADE: "weakref.WeakValueDictionary[str, type]" = weakref.WeakValueDictionary()
+_NUMBERS = itertools.count()
+
+
+def _remade(token: str, values: dict[str, Any]) -> Any:
+    kind = _MADE.get(token)
+    if kind is None:
+        raise pickle.UnpicklingError(f"record type {token} was made by another process")
+    return kind(**values)
+
+
+def _reduce(record: Any) -> tuple:
+    return _remade, (type(record).__token__, {column.name: getattr(record, column.name)
+                                              for column in dataclasses.fields(record)})
+
+
 def record_type(name: str, columns: list[tuple[str, Any, Any]], namespace: dict) -> type:
     """A frozen, keyword-only dataclass named `name` with `columns` (name, type, field) and
     `namespace` in its body."""
+    token = f"{_PROCESS}-{next(_NUMBERS)}"
     body = {**namespace, "__annotations__": {column: kind for column, kind, _ in columns},
-            "__qualname__": name, "__module__": __name__,
+            "__qualname__": name, "__module__": __name__, "__token__": token,
+            "__reduce__": _reduce,
             # Without a docstring, dataclass() makes one from inspect.signature: a cost per
             # table on every check, for a text nobody reads.
             "__doc__": f"{name}: one record of the game's data."}
     body.update({column: declared for column, _, declared in columns})
-    return dataclass(type(name, (), body), frozen=True, kw_only=True)
+    made = _MADE[token] = dataclass(type(name, (), body), frozen=True, kw_only=True)
+    return made
 
 
 @dataclass(frozen=True)

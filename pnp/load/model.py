@@ -243,10 +243,18 @@ class _Loader:
                                 subject=subject, field=field_name)
 
 
+InTurn = Callable[[list[Callable[[], Any]]], list]  # tasks in, their results out, in order
+# Data files are read and validated by `run` (several processes) only when they hold at least
+# this much in all: for less, starting processes costs more than it saves.
+SHARED_DATA_BYTES = 1_000_000
+
+
 def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
-              lang: str = "") -> Game | None:
+              lang: str = "", run: InTurn | None = None) -> Game | None:
     """Read, validate and model one game folder, in the edition of language `lang` (default:
-    the language its data is written in); None when it cannot be modelled."""
+    the language its data is written in); None when it cannot be modelled. Two or more large
+    data files are read and validated by `run` (pnp.workers.run_tasks: one process each),
+    when it is given; the result is the same."""
     loader = _Loader(folder, shown, findings)
     game_file = folder / GAME_FILE
     info = validate(load_document(game_file, shown(game_file), findings), Manifest, "",
@@ -308,22 +316,13 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
                 types[name] = record
     if findings.errors:
         return None
-    for name, table in info.data.items():
-        game.parts[name] = loader.records(table.file, table.where.of("file"), types[name],
-                                          table.shape, name, table.sheet,
-                                          table.where.of("sheet"))
+    files = [(name, table, table.shape) for name, table in info.data.items()] + \
+        [(name, deck, "list") for name, deck in info.decks.items() if deck.file]
+    for (name, owner, _), value in zip(files, _read_records(loader, files, types, run)):
+        game.parts[name] = value
         if translator:
-            game.parts[name] = translator.translate(game.parts[name], table.file,
-                                                    table.where.of("file"), types[name],
-                                                    table.key, shown)
-    for name, deck in info.decks.items():
-        if deck.file:
-            game.parts[name] = loader.records(deck.file, deck.where.of("file"), types[name],
-                                              "list", name, deck.sheet, deck.where.of("sheet"))
-            if translator:
-                game.parts[name] = translator.translate(game.parts[name], deck.file,
-                                                        deck.where.of("file"), types[name],
-                                                        deck.key, shown)
+            game.parts[name] = translator.translate(value, owner.file, owner.where.of("file"),
+                                                    types[name], owner.key, shown)
     valid = {name: value for name, value in game.parts.items() if value is not INVALID}
     if findings.errors or len(valid) < len(game.parts):
         # An error in one file never hides what the others hold: their text budgets, art and
@@ -348,6 +347,38 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
     game.fonts = read_fonts(info, folder, findings)
     check_icon_letters(info, game.fonts, findings)
     return game if not _blocking(findings) else None
+
+
+def _read_records(loader: _Loader, files: list, types: dict[str, RecordType],
+                  run: InTurn | None) -> list:
+    """The records of each (name, table or deck, shape) in `files`, read and validated here
+    one after another, or by `run` when there are two or more and they are large."""
+    def read(name: str, owner, shape: str, into: _Loader) -> Any:
+        return into.records(owner.file, owner.where.of("file"), types[name], shape, name,
+                            owner.sheet, owner.where.of("sheet"))
+
+    if run is None or len(files) < 2 or sum(_size(loader.folder / owner.file)
+                                            for _, owner, _ in files) < SHARED_DATA_BYTES:
+        return [read(name, owner, shape, loader) for name, owner, shape in files]
+
+    def task(name: str, owner, shape: str) -> Callable[[], tuple[Any, Findings]]:
+        def read_apart() -> tuple[Any, Findings]:
+            apart = _Loader(loader.folder, loader.shown, Findings())
+            return read(name, owner, shape, apart), apart.findings
+        return read_apart
+
+    values = []
+    for value, found in run([task(*file) for file in files]):
+        loader.findings.extend(found)
+        values.append(value)
+    return values
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except (OSError, ValueError):
+        return 0  # read, and reported, as any other
 
 
 NOT_BLOCKING = {"text-budget", "field-items"}

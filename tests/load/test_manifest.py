@@ -203,8 +203,8 @@ def test_a_mistake_is_one_located_line(debtors, run, file, old, new, rule, line,
         target = Path("templates/common/sheet.svg.j2")
         target.parent.mkdir(parents=True)
         shutil.copy(REPO / "pnp" / "templates" / "sheet.svg.j2", target)
-        edit(target, "{{ deck.title }}", "{{ deck.titel }}")
-        file, line = target, "deck.titel"
+        edit(target, "{{ sheet_title }}", "{{ sheet_titel }}")
+        file, line = target, "sheet_titel"
     else:
         edit(file, old, new)
     for other, old_text, new_text in more:  # what a consistent edit also changes
