@@ -49,7 +49,7 @@ Every edited file's modification time is set forward explicitly (os.utime, one s
 edit, all in the past), so no edit can hide behind a coarse file clock or look like it happened
 during a run.
 
-The default run is 5 examples of 25 steps: 100 steps of random edits, and first the example
+The default run is 3 examples of 25 steps: 50 steps of random edits, and first the example
 Hypothesis deems simplest (one edit, repeated). Each example makes only some kinds of edit
 (Hypothesis leaves some rules out of each, to reach deeper into the others). A longer run, of
 500 steps of random edits:
@@ -90,7 +90,7 @@ from conftest import TESTS
 GAME = "ledger"
 SOURCE = TESTS / "data" / "games" / GAME
 STEPS_PER_EXAMPLE = 25
-STEPS = int(os.environ.get("PNP_PROPERTY_STEPS", "100"))
+STEPS = int(os.environ.get("PNP_PROPERTY_STEPS", "50"))
 SOURCE_DATE_EPOCH = "1700000000"
 
 
