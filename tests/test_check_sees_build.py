@@ -73,6 +73,51 @@ def test_an_href_inside_the_drawing_is_not_foreign(ledger, run, href):
     assert not any("template-href" in line for line in run("check").lines)
 
 
+DRAWING_MISTAKES = [
+    ("use-loop", '<g id="loop"><use href="#loop"/></g>', "uses itself through <use>"),
+    ("use-loop-through-another", '<defs><g id="a"><use href="#b"/></g><g id="b"><use '
+     'href="#a"/></g></defs><use href="#a"/>', "uses itself through <use>"),
+    ("transform-huge", '<g transform="scale(1e308)"><rect width="1" height="1"/></g>',
+     "which cannot be drawn"),
+    ("transform-zero-scale", '<g transform="scale(0)"><rect width="1" height="1"/></g>',
+     "which cannot be drawn"),
+    ("css-import", "<style>@import url(http://127.0.0.1:9/x.css);</style>",
+     "through CSS, which a build refuses"),
+    ("css-url", '<rect width="1" height="1" style="fill: url(http://127.0.0.1:9/a.png)"/>',
+     "through CSS, which a build refuses"),
+]
+
+
+@pytest.mark.parametrize(("drawing", "message"), [case[1:] for case in DRAWING_MISTAKES],
+                         ids=[case[0] for case in DRAWING_MISTAKES])
+def test_what_only_drawing_would_refuse_is_a_located_finding_of_check(ledger, run, drawing,
+                                                                      message):
+    """A build draws with cairo, a check does not: what cairo fails on or the fetcher refuses
+    while drawing is found in the face's text, at its template line, by check and build."""
+    template = ledger / "templates/ledger/note-front.svg.j2"
+    assert run("build").code == 0
+    before = (ledger / "output/ledger/notes-letter.pdf").read_bytes()
+    edit(template, "</svg>", "\n" + drawing + "\n</svg>")
+    line = one_error(run("check"))
+    assert line.startswith(f"templates/ledger/note-front.svg.j2:"
+                           f"{len(template.read_text().splitlines()) - 1}:"), line
+    assert message in line and "(rule template-drawing)" in line
+    built = run("build")
+    assert built.code == 1 and "nothing was written" in built.err
+    clean(built)
+    assert (ledger / "output/ledger/notes-letter.pdf").read_bytes() == before
+
+
+def test_what_drawing_takes_is_not_a_finding(ledger, run):
+    template = ledger / "templates/ledger/note-front.svg.j2"
+    edit(template, "</svg>", '<defs><linearGradient id="g"/><g id="dot"><circle r="1"/></g>'
+         '</defs><use href="#dot"/><use href="#dot" transform="translate(3, 4) scale(0.5)"/>'
+         '<rect width="2" height="2" fill="url(#g)" style="stroke: url(\'#g\')"/>'
+         '<text x="1" y="1" font-family="Roboto Condensed">url(http://x) and '
+         'transform="scale(0)" as text</text>\n</svg>')
+    assert not any("template-drawing" in line for line in run("check").lines)
+
+
 # -- CSV --------------------------------------------------------------------------------------
 
 def test_a_csv_with_a_header_and_no_rows_is_a_finding(ledger, run):

@@ -35,6 +35,7 @@ from ..cache.jinja import CachedCompiling, bytecode_cache
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
 from .emphasis import BOLD, ITALIC, STYLE_NAMES, parse_emphasis
 from .glyphs import printed_text_problems
+from .svgcheck import drawing_problem
 from .textfit import (DEFAULT_LANGUAGE, ICON_RISE_EM, TOKEN, fit_text, printed_text,
                       styled_metrics, wrap)
 from ..units import MM_PER_INCH, Size
@@ -166,6 +167,7 @@ class Renderer:
         # Each distinct drawing's root attributes, or why it is not well-formed XML: a deck's
         # backs are one drawing, parsed once.
         self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
+        self._drawing: dict[str, tuple[str, str, str] | None] = {}  # svg -> drawing_problem
         self._safety: dict[tuple, list] = {}  # each distinct drawing's print-safety problems
         self._flagged: set[tuple[Location, str]] = set()  # (template line, rule) reported
 
@@ -313,6 +315,14 @@ class Renderer:
                          "by href, which a build refuses: templates draw art only through "
                          "image()", label, "template-href", "write {{ image(card, 'field', "
                          "(x, y, width, height)) }}: image() checks the art and embeds it")
+            return False
+        drawing = self._drawing.get(svg, False)
+        if drawing is False:
+            drawing = self._drawing[svg] = drawing_problem(svg)
+        if drawing is not None:
+            excerpt, message, hint = drawing
+            self._report(self._source_line(template, excerpt), message, label,
+                         "template-drawing", hint)
             return False
         if expect is None:
             return True
