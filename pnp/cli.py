@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
 from functools import partial
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from . import __version__
 from .cache import answers
@@ -287,7 +289,33 @@ def _checked(args):
     sheets = getattr(args, "sheets", None)
     if sheets is not None and not any(s.strip() for s in sheets.split(",")):
         raise UsageError("--sheets names no sheet; give sheet names separated by commas, or all")
+    if getattr(args, "save", None) is not None and not args.save.strip():
+        raise UsageError("--save names no profile; give the printer's name, e.g. --save office")
+    base = getattr(args, "base_url", None)
+    if base is not None:
+        parts = urlsplit(base) if _parses(base) else None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
+            raise UsageError(f"--base-url {terminal_safe(base[:80])!r} is not an http:// or https:// "
+                             "address; give the folder where the images are uploaded, e.g. "
+                             "https://example.org/my-game/")
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch and not (epoch.isdigit() and int(epoch) <= MAX_DATE_EPOCH):
+        raise UsageError(f"SOURCE_DATE_EPOCH={terminal_safe(epoch[:40])!r} is not a whole number of "
+                         "seconds since 1970 up to the year 9999; set it to one (e.g. "
+                         "$(git log -1 --format=%ct)), or unset it")
     return args
+
+
+# The last second a PDF date can name: 9999-12-31 23:59:59 UTC.
+MAX_DATE_EPOCH = 253_402_300_799
+
+
+def _parses(url: str) -> bool:
+    try:
+        urlsplit(url).port  # noqa: B018 - a bad port or bracket raises here
+    except ValueError:
+        return False
+    return True
 
 
 def _outside_line(exc: BaseException) -> str:

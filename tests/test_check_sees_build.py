@@ -293,3 +293,23 @@ def test_pnp_new_over_a_dangling_link_makes_nothing(ledger, run):
     clean(result)
     assert "templates/mine already exists" in result.err
     assert not (ledger / "content/mine").exists()
+
+
+# -- the command line and its environment -----------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "environment", "message"), [
+    (("build",), {"SOURCE_DATE_EPOCH": "99999999999999999999"}, "SOURCE_DATE_EPOCH="),
+    (("build",), {"SOURCE_DATE_EPOCH": "yesterday"}, "SOURCE_DATE_EPOCH="),
+    (("export", "--to", "tts", "--base-url", "javascript:alert(1)"), {}, "--base-url"),
+    (("export", "--to", "tts", "--base-url", "http://[::1"), {}, "--base-url"),
+    (("calibrate", "--save", " "), {}, "--save names no profile"),
+], ids=["date-past-9999", "date-not-a-number", "base-url-script", "base-url-broken",
+        "save-no-name"])
+def test_a_value_pnp_cannot_use_is_a_usage_error_before_anything_is_written(
+        ledger, run, monkeypatch, argv, environment, message):
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    result = run(*argv)
+    assert result.code == 2, result.err
+    assert result.lines[0].startswith("pnp: error: ") and message in result.lines[0]
+    assert "internal error" not in result.err and not (ledger / "output").exists()
