@@ -318,37 +318,48 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
                     findings.error("manifest-name", where, f"'{name}' names both a {other} "
                                    f"and a {what}", field=kind, hint="give each its own name")
                 seen[(space, name)] = what
+    if findings.errors:
+        return None
     types: dict[str, RecordType] = {}
+    # A table or deck whose declaration has an error is not read; the others are.
+    undeclared: set[str] = set()
     for name, table in info.data.items():
+        before = len(findings.errors)
         fields = _shared_fields(table.fields, info, findings, loader.game_shown)
-        if fields is INVALID:
-            continue
-        record = reader.record(fields, f"data.{name}.fields", name, table.label,
-                               table.where.of("label") if table.label else table.where.at)
+        record = None if fields is INVALID else reader.record(
+            fields, f"data.{name}.fields", name, table.label,
+            table.where.of("label") if table.label else table.where.at)
         if record is not None:
             types[name] = record
+        if record is None or len(findings.errors) > before:
+            undeclared.add(name)
     for name, deck in info.decks.items():
+        before = len(findings.errors)
         if bool(deck.file) == (deck.each is not None):
             findings.error("manifest-items", deck.where.at,
                            f"deck '{name}' needs exactly one of 'file' or 'each'",
                            field=f"decks.{name}",
                            hint="file: a YAML or CSV list of items; each: items made from data")
-            continue
-        if deck.file:
+        elif deck.file:
             fields = _shared_fields(deck.fields, info, findings, loader.game_shown)
-            if fields is INVALID:
-                continue
-            record = reader.record(fields, f"decks.{name}.fields", name, deck.label,
-                                   deck.where.of("label") if deck.label else deck.where.at)
+            record = None if fields is INVALID else reader.record(
+                fields, f"decks.{name}.fields", name, deck.label,
+                deck.where.of("label") if deck.label else deck.where.at)
             if record is not None:
                 types[name] = record
-    if findings.errors:
-        return None
+            else:
+                undeclared.add(name)
+        if len(findings.errors) > before:
+            undeclared.add(name)
     # An error in one item or one file never hides what the others hold: every valid item's
     # budgets, art, counts and references are checked, and a part with an error is withheld
     # from the rules (a finding about it would be about the gap, not the data).
-    withheld: set[str] = set()
+    withheld: set[str] = set(undeclared)
+    for name in undeclared - set(types):
+        game.parts[name] = INVALID
     for name, table in info.data.items():
+        if name not in types:
+            continue
         before = len(findings.errors)
         game.parts[name] = loader.records(table.file, table.where.of("file"), types[name],
                                           table.shape, name, table.sheet,
@@ -360,7 +371,7 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
         if len(findings.errors) > before:
             withheld.add(name)
     for name, deck in info.decks.items():
-        if deck.file:
+        if deck.file and name in types:
             before = len(findings.errors)
             game.parts[name] = loader.records(deck.file, deck.where.of("file"), types[name],
                                               "list", name, deck.sheet, deck.where.of("sheet"))
@@ -380,6 +391,8 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
             withheld.add(name)
     for name, deck in info.decks.items():
         before = len(findings.errors)
+        if name in undeclared and name not in types:
+            continue
         if deck.file:
             if game.parts[name] is not INVALID:
                 game.parts[name] = _arrange(game.parts[name], deck, types[name], findings,
@@ -459,6 +472,9 @@ def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Fi
     specs = {**info.data, **info.decks}
     for name, value in game.parts.items():
         key = specs[name].key
+        if name not in types:
+            keys[name] = None  # its declaration has an error: its keys are unknown
+            continue
         if types[name].fields.get(key) is None:
             continue
         if value is INVALID or name in damaged:

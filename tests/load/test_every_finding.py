@@ -135,3 +135,24 @@ def test_a_missing_data_file_does_not_hide_the_plugin_rules(project, run):
     assert "game-plugin" not in found, result.err
     line = [line for line in result.lines if "(rule region-starting-value)" in line]
     assert len(line) == 1 and line[0].startswith("content/downturn/regions.yaml:3:"), result.err
+
+
+def test_an_error_in_one_decks_declaration_does_not_hide_the_others(tmp_path, run, monkeypatch):
+    """A field type misspelt in the cards' declaration in game.yaml: the cards are not read,
+    and the notes, the prices and the rules over them still are."""
+    root = ledger_with_references(tmp_path / "p")
+    monkeypatch.chdir(root)
+    edit(Path("content/ledger/game.yaml"), "value: {type: whole,", "value: {type: wholee,")
+    edit(Path("content/ledger/notes.yaml"), "name: Small note", "name: A far too long note")
+    result = run("check")
+    assert result.code == 1
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    errors = [line for line in result.lines if ": error: " in line]
+    assert any(line.startswith("content/ledger/game.yaml:") and "wholee" in line
+               for line in errors), result.err
+    assert any(line.startswith("content/ledger/notes.yaml:1:") and "(rule text-budget)" in line
+               for line in errors), result.err
+    assert any("(rule cheap)" in line for line in errors), result.err
+    # Nothing about the cards but their declaration: no rule read them, no reference to
+    # them was called unknown.
+    assert len(errors) == 3, result.err
