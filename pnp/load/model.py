@@ -404,19 +404,52 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
             game.parts[name] = _generate(deck, name, game, findings, loader)
         if len(findings.errors) > before:  # its copies or items are not what was meant
             withheld.add(name)
+    # The sheets' sizes and the fonts are checked whatever the data holds, so their
+    # findings show beside the data's.
+    _read_components(game, findings)
+    game.fonts = read_fonts(info, folder, findings)
+    check_icon_letters(info, game.fonts, findings)
     # A text over its budget or a list of the wrong length is the item's own problem: the
     # game is still modelled, drawn and checked by its rules, so every other finding shows.
-    if not withheld and not _blocking(findings):
-        _read_components(game, findings)
-        game.fonts = read_fonts(info, folder, findings)
-        check_icon_letters(info, game.fonts, findings)
     if not _blocking(findings):
         return game
     if not partial:
         return None
     game.complete = False
     game.withheld = frozenset(withheld)
+    game.sheets = _Withholding(game.sheets, {
+        name for name, sheet in game.sheets.items()
+        if name in withheld or _data_name(info, name) in withheld})
     return game
+
+
+class _Withholding(dict):
+    """A partly valid game's sheets: one made from a table or deck with errors is there,
+    but reading it raises Withheld (a rule's finding about it would be about the gap)."""
+
+    def __init__(self, sheets: dict, withheld: set[str]):
+        super().__init__(sheets)
+        self.withheld = withheld
+
+    def __getitem__(self, name):
+        if name in self.withheld:
+            raise Withheld(name)
+        return super().__getitem__(name)
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def values(self):
+        return [self[name] for name in self]
+
+    def items(self):
+        return [(name, self[name]) for name in self]
+
+
+def _data_name(info: Manifest, sheet: str) -> str:
+    """The table or deck a board or page is drawn from ('' for none)."""
+    spec = info.boards.get(sheet) or info.pages.get(sheet)
+    return getattr(spec, "data", "") or ""
 
 
 def _reads_any(deck: DeckSpec, names: set[str]) -> bool:

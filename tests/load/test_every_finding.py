@@ -156,3 +156,19 @@ def test_an_error_in_one_decks_declaration_does_not_hide_the_others(tmp_path, ru
     # Nothing about the cards but their declaration: no rule read them, no reference to
     # them was called unknown.
     assert len(errors) == 3, result.err
+
+
+def test_a_schema_error_in_the_data_does_not_hide_a_sheet_size_error(tmp_path, run,
+                                                                    monkeypatch):
+    shutil.copytree(LEDGER, tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")
+    edit(Path("content/ledger/cards.csv"), "Loan,1,", "Loan,one,")
+    edit(Path("content/ledger/game.yaml"), "size: 40 x 40 mm", "size: 40 x 40 mn")
+    result = run("check")
+    assert result.code == 1
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    errors = [line for line in result.lines if ": error: " in line]
+    assert any(line.startswith("content/ledger/cards.csv:2:") for line in errors), result.err
+    assert any(line.startswith("content/ledger/game.yaml:") and "size" in line
+               for line in errors), result.err
+    assert len(errors) == 2, result.err
