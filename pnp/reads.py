@@ -125,7 +125,8 @@ def _opened_inside(fd: int, path: str, roots: tuple[str, ...]) -> bool:
     except OSError:
         real = ""
     if real.startswith(os.sep):
-        return _within(real, roots)
+        # A file removed since it was opened is still the file that was opened.
+        return _within(real.removesuffix(" (deleted)"), roots)
     resolved = os.path.realpath(path)
     try:
         now = os.stat(resolved)
