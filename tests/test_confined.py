@@ -214,3 +214,16 @@ def test_a_link_inside_the_project_swapped_in_is_followed(ledger, run, monkeypat
     result = run("check")
     assert result.code == 0, result.err
     assert cards.is_symlink()
+
+
+def test_a_file_removed_while_it_is_read_is_read_as_it_was_opened(tmp_path, monkeypatch):
+    path = tmp_path / "cards.csv"
+    path.write_text("title\nLoan\n", encoding="utf-8")
+    checked = reads._opened_inside
+
+    def removed_meanwhile(fd, opened, roots):
+        os.unlink(opened)
+        return checked(fd, opened, roots)
+
+    monkeypatch.setattr(reads, "_opened_inside", removed_meanwhile)
+    assert reads.read_file(path, inside=tmp_path) == b"title\nLoan\n"
