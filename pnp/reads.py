@@ -124,9 +124,8 @@ def _opened_inside(fd: int, path: str, roots: tuple[str, ...]) -> bool:
         real = os.readlink(f"/proc/self/fd/{fd}")
     except OSError:
         real = ""
-    if real.startswith(os.sep):
-        # A file removed since it was opened is still the file that was opened.
-        return _within(real.removesuffix(" (deleted)"), roots)
+    if real.startswith(os.sep):  # a file removed since: its name ends " (deleted)"
+        return _within(real, roots)
     resolved = os.path.realpath(path)
     try:
         now = os.stat(resolved)
