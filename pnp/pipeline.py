@@ -142,8 +142,13 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
     with reads.recording() as loaded, reads.confined(project.root):
-        game = checked.game = load_game(folder, project.shown, findings, lang,
-                                        partial(run_tasks, workers=jobs or default_jobs()))
+        game = load_game(folder, project.shown, findings, lang, partial=True,
+                         run=partial(run_tasks, workers=jobs or default_jobs()))
+    if game is not None and not game.complete:
+        # Not drawn, but its rules run on what is valid, so one error hides no other finding.
+        findings.extend(check_rules(project, folder, game))
+        return checked
+    checked.game = game
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(

@@ -18,7 +18,8 @@ has them too.
 
 It is also the one confined opener: a read made while `confined(root)` is in force, or with
 `inside=root`, is refused (`Outside`) unless the path, its symbolic links resolved, stays
-inside `root`. A link inside the project to another project file is followed; one leading
+inside `root`, and the file opened is inside it too (a link swapped in after the check is
+caught). A link inside the project to another project file is followed; one leading
 out of it (to /etc/passwd, to a CSV elsewhere) is refused with one message, wherever pnp reads.
 """
 
@@ -106,9 +107,33 @@ def is_inside(path: str | Path, inside: str | Path | tuple | None = None) -> boo
     roots = _roots(inside)
     if not roots:
         return True
-    real = os.path.realpath(path)
+    return _within(os.path.realpath(path), roots)
+
+
+def _within(real: str, roots: tuple[str, ...]) -> bool:
     return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep)
                for root in roots)
+
+
+def _opened_inside(fd: int, path: str, roots: tuple[str, ...]) -> bool:
+    """Whether the file open as `fd` is inside `roots`: the file itself, not its path, which
+    a link swapped in after the path was checked could lead elsewhere. Linux names an open
+    file's real path in /proc; elsewhere the file must be the one the path, links resolved,
+    leads to now, and that path inside."""
+    try:
+        real = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        real = ""
+    if real.startswith(os.sep):  # a file removed since: its name ends " (deleted)"
+        return _within(real, roots)
+    resolved = os.path.realpath(path)
+    try:
+        now = os.stat(resolved)
+    except OSError:
+        return False
+    opened = os.fstat(fd)
+    return (opened.st_dev, opened.st_ino) == (now.st_dev, now.st_ino) and \
+        _within(resolved, roots)
 
 
 @contextmanager
@@ -142,11 +167,14 @@ def digest(data: bytes) -> str:
     return f"{len(data)} {hashlib.sha256(data).hexdigest()}"
 
 
-def _read(path: str, limit: int | None) -> bytes:
-    # Opened without waiting (a pipe with no writer), then asked what it is: what was read
-    # is what was looked at, even if the file is replaced meanwhile.
+def _read(path: str, limit: int | None, roots: tuple[str, ...] = ()) -> bytes:
+    # Opened without waiting (a pipe with no writer), then asked what it is and, when
+    # confined, where it is: what was read is what was looked at, even if the file (or a
+    # link on its path) is replaced meanwhile.
     fd = os.open(path, _FLAGS)
     try:
+        if roots and not _opened_inside(fd, path, roots):
+            raise Outside(path)
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise NotAFile(path, stat.S_ISDIR(mode))
@@ -177,10 +205,13 @@ def look(path: str | Path, limit: int | None = None, inside: str | Path | tuple 
     Confined to `inside` (a folder or several), else to those of `confined`, if any: a path
     leading out of them is not read (`Outside`)."""
     path = os.fspath(path)
+    roots = _roots(inside)
     try:
-        if not is_inside(path, inside):
+        # Checked before it is opened (nothing outside is opened at all), and the file
+        # opened checked again (a link swapped in between is caught).
+        if roots and not _within(os.path.realpath(path), roots):
             raise Outside(path)
-        data = _read(path, limit)
+        data = _read(path, limit, roots)
     except OSError as exc:
         answer = _failure(path, exc)
         note(path, answer)

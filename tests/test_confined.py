@@ -41,9 +41,9 @@ def opened(monkeypatch) -> list[str]:
     paths: list[str] = []
     original = reads._read
 
-    def spy(path, limit):
+    def spy(path, limit, *confinement):
         paths.append(os.path.realpath(path))
-        return original(path, limit)
+        return original(path, limit, *confinement)
 
     monkeypatch.setattr(reads, "_read", spy)
     return paths
@@ -139,3 +139,91 @@ def test_a_history_record_linked_out_is_refused(ledger, run):
     assert result.code != 0
     assert reads.OUTSIDE_MESSAGE in result.err
     assert "Traceback" not in result.err and "internal error" not in result.err
+
+
+@pytest.fixture(params=["proc", "fstat"])
+def descriptor_check(request, monkeypatch) -> str:
+    """How the opened file is checked: by the real path Linux gives an open descriptor, or
+    (elsewhere) by comparing it with the file its path leads to now."""
+    if request.param == "fstat":
+        readlink = os.readlink
+
+        def no_proc(path, *args, **kwargs):
+            if str(path).startswith("/proc/self/fd/"):
+                raise OSError("no /proc here")
+            return readlink(path, *args, **kwargs)
+
+        monkeypatch.setattr(reads.os, "readlink", no_proc)
+    return request.param
+
+
+def swap_when_opened(monkeypatch, relative: str, swap) -> list[str]:
+    """Between the check of `relative`'s path and its opening, `swap()` replaces it (as a
+    process racing pnp could): deterministic, the swap is made by the opening step itself.
+    Returns the real paths of the files then read, on systems that name them."""
+    original = reads._read
+    swapped: list[str] = []
+
+    def racing(path, limit, *confinement):
+        if path.endswith(relative) and not swapped:
+            swapped.append(path)
+            swap()
+        return original(path, limit, *confinement)
+
+    monkeypatch.setattr(reads, "_read", racing)
+    read: list[str] = []
+    fdopen = os.fdopen
+
+    def spy(fd, *args, **kwargs):
+        try:
+            read.append(os.path.realpath(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass
+        return fdopen(fd, *args, **kwargs)
+
+    monkeypatch.setattr(reads.os, "fdopen", spy)
+    return read
+
+
+def test_a_link_swapped_in_after_the_check_is_refused(ledger, run, monkeypatch,
+                                                     descriptor_check):
+    secret = "title,secret\nx,secret-cell\n"
+    read = swap_when_opened(monkeypatch, "content/ledger/cards.csv",
+                            lambda: link_out(ledger, "content/ledger/cards.csv", secret))
+    result = run("check")
+    assert result.code == 1, result.err
+    errors = [line for line in result.lines if ": error: " in line]
+    assert len(errors) == 1 and errors[0].startswith("content/ledger/cards.csv: "), result.err
+    assert reads.OUTSIDE_MESSAGE in errors[0] and "(rule file-outside)" in errors[0]
+    assert "secret" not in result.err + result.out
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    assert not any("elsewhere" in path for path in read), read
+
+
+def test_a_link_inside_the_project_swapped_in_is_followed(ledger, run, monkeypatch,
+                                                         descriptor_check):
+    cards = ledger / "content/ledger/cards.csv"
+
+    def swap() -> None:
+        (ledger / "shared").mkdir()
+        shutil.copy(cards, ledger / "shared/cards.csv")
+        cards.unlink()
+        cards.symlink_to(Path("../../shared/cards.csv"))
+
+    swap_when_opened(monkeypatch, "content/ledger/cards.csv", swap)
+    result = run("check")
+    assert result.code == 0, result.err
+    assert cards.is_symlink()
+
+
+def test_a_file_removed_while_it_is_read_is_read_as_it_was_opened(tmp_path, monkeypatch):
+    path = tmp_path / "cards.csv"
+    path.write_text("title\nLoan\n", encoding="utf-8")
+    checked = reads._opened_inside
+
+    def removed_meanwhile(fd, opened, roots):
+        os.unlink(opened)
+        return checked(fd, opened, roots)
+
+    monkeypatch.setattr(reads, "_opened_inside", removed_meanwhile)
+    assert reads.read_file(path, inside=tmp_path) == b"title\nLoan\n"

@@ -76,9 +76,11 @@ def _folder() -> Path | None:
 
 
 class _BytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's FileSystemBytecodeCache in the user cache's folder, behind the memory layer.
-    An entry that cannot be read is a miss (Jinja's own raises on a damaged one), a hit
-    counts as a use for pruning, and a folder deleted meanwhile is made again."""
+    """Jinja's FileSystemBytecodeCache in the user cache's folder, behind the memory layer,
+    its files written and read as the store's entries are (pnp.cache.store): an entry that
+    cannot be read or was damaged since is a miss (Jinja's own raises on some and loads
+    others), a hit counts as a use for pruning, and a folder deleted meanwhile is made
+    again."""
 
     def __init__(self, folder: Path) -> None:
         super().__init__(str(folder))
@@ -90,24 +92,19 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
         if code is not None:
             bucket.code = code
             return
+        data = store.read_file(Path(self._get_cache_filename(bucket)))
+        if data is None:
+            return
         try:
-            super().load_bytecode(bucket)
-        except Exception:  # noqa: BLE001 - a damaged entry only costs a compile
+            bucket.bytecode_from_string(data)
+        except Exception:  # noqa: BLE001 - an unreadable entry only costs a compile
             bucket.reset()
         if bucket.code is not None:
             _MEMORY.keep(key, bucket.code)
-            store.touch(self._get_cache_filename(bucket))
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         _MEMORY.keep((bucket.key, bucket.checksum), bucket.code)
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            try:  # the folder was deleted meanwhile
-                self.folder.mkdir(parents=True, exist_ok=True)
-                super().dump_bytecode(bucket)
-            except OSError:
-                pass
+        store.write_file(Path(self._get_cache_filename(bucket)), bucket.bytecode_to_string())
 
 
 def bytecode_cache() -> jinja2.BytecodeCache | None:

@@ -12,7 +12,8 @@ own, `<kind>-<16 hex digits>`, the digits a digest of everything that shapes the
 (Python's version, library versions, the source of the modules that make them): a change to
 any of them starts afresh in a new folder, and the old one is pruned away. Entries are files
 named by the SHA-256 of their key, written to a temporary file then renamed, so a reader
-never sees half a value. Reading an entry sets its time to now, so "oldest" means least
+never sees half a value; each holds its value after a mark and the value's SHA-256, so an
+entry damaged since (truncated, a byte changed) is read as no entry, never as another value. Reading an entry sets its time to now, so "oldest" means least
 recently used.
 
 Every kind is capped (MAX_BYTES, DEFAULT_MAX_BYTES for any other) and so is the whole store
@@ -39,7 +40,7 @@ from pathlib import Path
 MIB = 1024 * 1024
 # The cap of each kind's folder, in bytes; a kind not listed (an old pnp's) has the default.
 MAX_BYTES = {"sheets": 256 * MIB, "jinja": 64 * MIB, "font-metrics": 4 * MIB,
-             "cairo-ffi": 16 * MIB}
+             "glyph-depths": 4 * MIB, "cairo-ffi": 16 * MIB}
 DEFAULT_MAX_BYTES = 16 * MIB
 STORE_MAX_BYTES = 512 * MIB
 PRUNE_EVERY_S = 600
@@ -95,17 +96,30 @@ def holds(where: Path | None, key: str) -> bool:
     return where is not None and _entry(where, key).is_file()
 
 
+_MARK = b"pnp-cache-1\n"  # then the SHA-256 of the value, then the value
+_HEAD = len(_MARK) + hashlib.sha256().digest_size
+
+
 def read(where: Path | None, key: str) -> bytes | None:
-    """The bytes kept under `key`, or None; a hit makes the entry the newest."""
+    """The bytes kept under `key`, or None (also for an entry damaged since it was written);
+    a hit makes the entry the newest."""
     if where is None:
         return None
-    path = _entry(where, key)
+    return read_file(_entry(where, key))
+
+
+def read_file(path: Path) -> bytes | None:
+    """The value `write_file` kept at `path`, or None (absent, unreadable or damaged)."""
     try:
-        data = path.read_bytes()
+        sealed = path.read_bytes()
     except OSError:
         return None
+    data = memoryview(sealed)[_HEAD:]
+    if not sealed.startswith(_MARK) or \
+            hashlib.sha256(data).digest() != sealed[len(_MARK):_HEAD]:
+        return None
     touch(path)
-    return data
+    return bytes(data)
 
 
 def touch(path: Path | str) -> None:
@@ -118,13 +132,19 @@ def touch(path: Path | str) -> None:
 
 def write(where: Path | None, key: str, data: bytes) -> None:
     """Keep `data` under `key` (best effort); a folder deleted meanwhile is made again."""
-    if where is None:
-        return
-    path = _entry(where, key)
+    if where is not None:
+        write_file(_entry(where, key), data)
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Keep `data` in the entry file `path` of a kind's folder (best effort), for
+    `read_file`; a folder deleted meanwhile is made again."""
+    where = path.parent
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    sealed = _MARK + hashlib.sha256(data).digest() + data
     for attempt in (1, 2):
         try:
-            temporary.write_bytes(data)
+            temporary.write_bytes(sealed)
             os.replace(temporary, path)
             return
         except FileNotFoundError:

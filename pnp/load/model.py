@@ -31,7 +31,7 @@ from ..findings import NOWHERE, Findings, Location
 from .manifest import (NAME, RESERVED, RESERVED_FIELDS, SHEET_NAME, BoardSpec, DeckSpec,
                        FieldReader, FieldSpec, Manifest, PageSpec, RecordType, labelled,
                        name_problem, read_size, record_class_name, record_type)
-from .schema import INVALID, Image, Where, suggest, validate
+from .schema import INVALID, Image, Where, suggest, validate, validate_items
 from .spreadsheet import SPREADSHEET_SUFFIXES, load_spreadsheet
 from ..units import Size
 
@@ -52,14 +52,30 @@ class Component:
     data: Any = None
 
 
+class Withheld(Exception):
+    """Raised when a rule reads a table or deck of a game that is only partly valid, and the
+    part it reads is one of those with an error (pnp.load.model.Game.withheld): a finding of
+    that rule would be about the gap, not the data, so the rule is left out."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
 class Game:
     """A game's validated data: `info` (the manifest), each table and deck by name, and its
     sheets as components (no drawing: pnp.sheets makes the printable sheets from them).
-    Attribute access reads the parts, so rules and templates write `game.events`."""
+    Attribute access reads the parts, so rules and templates write `game.events`.
+
+    A game with errors that still has valid tables and decks is `complete=False`: it is not
+    drawn, but its rules run on it; reading a part of `withheld` (a table or deck that failed
+    validation, lost items to errors, or holds a broken reference) raises `Withheld`."""
 
     def __init__(self, info: Manifest, folder: Path):
         self.info = info
         self.folder = folder
+        self.complete = True
+        self.withheld: frozenset[str] = frozenset()
         self.parts: dict[str, Any] = {}
         self.sheets: dict[str, Component] = {}
         self.icons: dict[str, dict] = {}  # what `{name}` draws (pnp.load.icons)
@@ -68,6 +84,8 @@ class Game:
 
     def __getattr__(self, name: str) -> Any:
         parts = self.__dict__.get("parts", {})
+        if name in self.__dict__.get("withheld", ()):
+            raise Withheld(name)
         if name in parts:
             return parts[name]
         raise AttributeError(name)
@@ -83,6 +101,12 @@ class _Loader:
         self.shown = shown
         self.findings = findings
         self.game_shown = shown(folder / GAME_FILE)
+        # A list whose items failed validation in part: the nodes of those items, by the
+        # table or deck they belong to (their keys still count for references).
+        self.dropped: dict[str, list[Node]] = {}
+        # A table or deck whose file had an error before its items were read (a ragged CSV
+        # row is left out): which keys it holds cannot be known.
+        self.damaged: set[str] = set()
 
     # -- labels --------------------------------------------------------------------------------
 
@@ -140,9 +164,12 @@ class _Loader:
 
     def records(self, file: str, where: Location, record: RecordType, shape: str,
                 path: str, sheet: str = "", sheet_where: Location = NOWHERE) -> Any:
+        before = len(self.findings.errors)
         document = self.document(file, where, sheet, sheet_where)
         if document is None or document.root is None:
             return INVALID
+        if len(self.findings.errors) > before:
+            self.damaged.add(path)
         header = getattr(document.root, "csv_header", None)
         if header is not None:
             if shape == "record":
@@ -160,8 +187,13 @@ class _Loader:
                                     f"fields: {', '.join(record.fields)}")
             if unknown:
                 return INVALID
-        hint = record.cls if shape == "record" else tuple[record.cls, ...]
-        return validate(document, hint, path, self.findings)
+        if shape == "record":
+            return validate(document, record.cls, path, self.findings)
+        # Item by item: an error in one item leaves the others to be checked.
+        items, dropped = validate_items(document, record.cls, path, self.findings)
+        if dropped:
+            self.dropped[path] = dropped
+        return items
 
     # -- after validation ----------------------------------------------------------------------
 
@@ -221,10 +253,12 @@ class _Loader:
                                 field=spec.name,
                                 hint=f"cut about {len(words) - spec.max_words} words")
 
-    def reference(self, value: str, target: str, keys: dict[str, set], where,
+    def reference(self, value: str, target: str, keys: dict[str, set | None], where,
                   subject: Callable[[], str], field_name) -> None:
-        if target not in keys:
-            return  # reported once, with the field declaration
+        if keys.get(target) is None:
+            # reported once, with the field declaration, or the target's keys are unknown
+            # (its file failed validation, reported there)
+            return
         if value not in keys[target]:
             self.findings.error("ref-unknown", where, f"'{value}' is not in {target}",
                                 subject=subject(), field=field_name,
@@ -250,11 +284,14 @@ SHARED_DATA_BYTES = 1_000_000
 
 
 def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
-              lang: str = "", run: InTurn | None = None) -> Game | None:
+              lang: str = "", partial: bool = False, run: InTurn | None = None
+              ) -> Game | None:
     """Read, validate and model one game folder, in the edition of language `lang` (default:
-    the language its data is written in); None when it cannot be modelled. Two or more large
-    data files are read and validated by `run` (pnp.workers.run_tasks: one process each),
-    when it is given; the result is the same."""
+    the language its data is written in); None when it cannot be modelled. With `partial`, a
+    game whose manifest is valid but whose data has errors is returned with `complete` False
+    and the parts with errors `withheld`, for its rules to run on what is valid. Two or more
+    large data files are read and validated by `run` (pnp.workers.run_tasks: one process
+    each), when it is given; the result is the same."""
     loader = _Loader(folder, shown, findings)
     game_file = folder / GAME_FILE
     info = validate(load_document(game_file, shown(game_file), findings), Manifest, "",
@@ -290,88 +327,174 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
                     findings.error("manifest-name", where, f"'{name}' names both a {other} "
                                    f"and a {what}", field=kind, hint="give each its own name")
                 seen[(space, name)] = what
+    if findings.errors:
+        return None
     types: dict[str, RecordType] = {}
+    # A table or deck whose declaration has an error is not read; the others are.
+    undeclared: set[str] = set()
     for name, table in info.data.items():
+        before = len(findings.errors)
         fields = _shared_fields(table.fields, info, findings, loader.game_shown)
-        if fields is INVALID:
-            continue
-        record = reader.record(fields, f"data.{name}.fields", name, table.label,
-                               table.where.of("label") if table.label else table.where.at)
+        record = None if fields is INVALID else reader.record(
+            fields, f"data.{name}.fields", name, table.label,
+            table.where.of("label") if table.label else table.where.at)
         if record is not None:
             types[name] = record
+        if record is None or len(findings.errors) > before:
+            undeclared.add(name)
     for name, deck in info.decks.items():
+        before = len(findings.errors)
         if bool(deck.file) == (deck.each is not None):
             findings.error("manifest-items", deck.where.at,
                            f"deck '{name}' needs exactly one of 'file' or 'each'",
                            field=f"decks.{name}",
                            hint="file: a YAML or CSV list of items; each: items made from data")
-            continue
-        if deck.file:
+        elif deck.file:
             fields = _shared_fields(deck.fields, info, findings, loader.game_shown)
-            if fields is INVALID:
-                continue
-            record = reader.record(fields, f"decks.{name}.fields", name, deck.label,
-                                   deck.where.of("label") if deck.label else deck.where.at)
+            record = None if fields is INVALID else reader.record(
+                fields, f"decks.{name}.fields", name, deck.label,
+                deck.where.of("label") if deck.label else deck.where.at)
             if record is not None:
                 types[name] = record
-    if findings.errors:
-        return None
-    files = [(name, table, table.shape) for name, table in info.data.items()] + \
-        [(name, deck, "list") for name, deck in info.decks.items() if deck.file]
-    for (name, owner, _), value in zip(files, _read_records(loader, files, types, run)):
+            else:
+                undeclared.add(name)
+        if len(findings.errors) > before:
+            undeclared.add(name)
+    # An error in one item or one file never hides what the others hold: every valid item's
+    # budgets, art, counts and references are checked, and a part with an error is withheld
+    # from the rules (a finding about it would be about the gap, not the data).
+    withheld: set[str] = set(undeclared)
+    for name in undeclared - set(types):
+        game.parts[name] = INVALID
+    files = [(name, table, table.shape) for name, table in info.data.items() if name in types] \
+        + [(name, deck, "list") for name, deck in info.decks.items()
+           if deck.file and name in types]
+    for (name, owner, _), (value, errors) in zip(files, _read_records(loader, files, types,
+                                                                      run)):
         game.parts[name] = value
         if translator:
+            before = len(findings.errors)
             game.parts[name] = translator.translate(value, owner.file, owner.where.of("file"),
                                                     types[name], owner.key, shown)
-    valid = {name: value for name, value in game.parts.items() if value is not INVALID}
-    if findings.errors or len(valid) < len(game.parts):
-        # An error in one file never hides what the others hold: their text budgets, art and
-        # counts are still checked (references need every table, so they wait).
-        for name, value in valid.items():
-            loader.check_values(value, types[name], {})
-        return None
-    keys = _keys(info, game, types, findings)
+            errors += len(findings.errors) - before
+        if errors:
+            withheld.add(name)
+    keys = _keys(info, game, types, findings, loader.dropped, loader.damaged)
     for name, record in types.items():
+        if game.parts[name] is INVALID:
+            continue
+        before = len(findings)
         loader.check_values(game.parts[name], record, keys)
+        if any(f.rule == "ref-unknown" for f in findings.items[before:]):
+            withheld.add(name)
     for name, deck in info.decks.items():
+        before = len(findings.errors)
+        if name in undeclared and name not in types:
+            continue
         if deck.file:
-            game.parts[name] = _arrange(game.parts[name], deck, types[name], findings,
-                                        loader.game_shown)
+            if game.parts[name] is not INVALID:
+                game.parts[name] = _arrange(game.parts[name], deck, types[name], findings,
+                                            loader.game_shown)
+        elif withheld and _reads_any(deck, withheld | {"game"}):
+            withheld.add(name)  # made from data with errors: left unmade
+            game.parts[name] = INVALID
         else:
             game.parts[name] = _generate(deck, name, game, findings, loader)
-    # A text over its budget or a list of the wrong length is the item's own problem: the
-    # game is still modelled, drawn and checked by its rules, so every other finding shows.
-    if _blocking(findings):
-        return None
+        if len(findings.errors) > before:  # its copies or items are not what was meant
+            withheld.add(name)
+    # The sheets' sizes and the fonts are checked whatever the data holds, so their
+    # findings show beside the data's.
     _read_components(game, findings)
     game.fonts = read_fonts(info, folder, findings)
     check_icon_letters(info, game.fonts, findings)
-    return game if not _blocking(findings) else None
+    # A text over its budget or a list of the wrong length is the item's own problem: the
+    # game is still modelled, drawn and checked by its rules, so every other finding shows.
+    if not _blocking(findings):
+        return game
+    if not partial:
+        return None
+    game.complete = False
+    game.withheld = frozenset(withheld)
+    game.sheets = _Withholding(game.sheets, {
+        name for name, sheet in game.sheets.items()
+        if name in withheld or _data_name(info, name) in withheld})
+    return game
+
+
+class _Withholding(dict):
+    """A partly valid game's sheets: one made from a table or deck with errors is there,
+    but reading it raises Withheld (a rule's finding about it would be about the gap)."""
+
+    def __init__(self, sheets: dict, withheld: set[str]):
+        super().__init__(sheets)
+        self.withheld = withheld
+
+    def __getitem__(self, name):
+        if name in self.withheld:
+            raise Withheld(name)
+        return super().__getitem__(name)
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def values(self):
+        return [self[name] for name in self]
+
+    def items(self):
+        return [(name, self[name]) for name in self]
+
+
+def _data_name(info: Manifest, sheet: str) -> str:
+    """The table or deck a board or page is drawn from ('' for none)."""
+    spec = info.boards.get(sheet) or info.pages.get(sheet)
+    return getattr(spec, "data", "") or ""
+
+
+def _reads_any(deck: DeckSpec, names: set[str]) -> bool:
+    """Whether a deck's `each` generators name any of `names` (or cannot be read to tell)."""
+    node = deck.each
+    if not isinstance(node, SequenceNode):
+        return False  # reported when the deck is made
+    for generator in node.value:
+        for _, value in generator.value if isinstance(generator, MappingNode) else ():
+            if isinstance(value, ScalarNode):
+                try:
+                    if set(names_used("{{ (" + value.value + ") }}")) & names:
+                        return True
+                except jinja2.TemplateSyntaxError:
+                    return True
+    return False
 
 
 def _read_records(loader: _Loader, files: list, types: dict[str, RecordType],
-                  run: InTurn | None) -> list:
-    """The records of each (name, table or deck, shape) in `files`, read and validated here
-    one after another, or by `run` when there are two or more and they are large."""
-    def read(name: str, owner, shape: str, into: _Loader) -> Any:
-        return into.records(owner.file, owner.where.of("file"), types[name], shape, name,
-                            owner.sheet, owner.where.of("sheet"))
+                  run: InTurn | None) -> list[tuple[Any, int]]:
+    """The records of each (name, table or deck, shape) in `files` and the number of errors
+    reading them gave, read and validated here one after another, or by `run` when there are
+    two or more and they are large (each by a loader of its own, whose findings, dropped items
+    and damaged files are then this one's)."""
+    def read(name: str, owner, shape: str, into: _Loader) -> tuple[Any, int]:
+        before = len(into.findings.errors)
+        value = into.records(owner.file, owner.where.of("file"), types[name], shape, name,
+                             owner.sheet, owner.where.of("sheet"))
+        return value, len(into.findings.errors) - before
 
     if run is None or len(files) < 2 or sum(_size(loader.folder / owner.file)
                                             for _, owner, _ in files) < SHARED_DATA_BYTES:
         return [read(name, owner, shape, loader) for name, owner, shape in files]
 
-    def task(name: str, owner, shape: str) -> Callable[[], tuple[Any, Findings]]:
-        def read_apart() -> tuple[Any, Findings]:
+    def task(name: str, owner, shape: str) -> Callable[[], tuple]:
+        def read_apart() -> tuple:
             apart = _Loader(loader.folder, loader.shown, Findings())
-            return read(name, owner, shape, apart), apart.findings
+            return read(name, owner, shape, apart), apart.findings, apart.dropped, apart.damaged
         return read_apart
 
-    values = []
-    for value, found in run([task(*file) for file in files]):
+    results = []
+    for result, found, dropped, damaged in run([task(*file) for file in files]):
         loader.findings.extend(found)
-        values.append(value)
-    return values
+        loader.dropped.update(dropped)
+        loader.damaged.update(damaged)
+        results.append(result)
+    return results
 
 
 def _size(path: Path) -> int:
@@ -408,16 +531,33 @@ def _shared_fields(node: Node | None, info: Manifest, findings: Findings, shown:
     return other.fields
 
 
-def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Findings
-          ) -> dict[str, set]:
-    """The keys each table and deck can be referred to by; declared refs are checked here."""
-    keys: dict[str, set] = {}
+def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Findings,
+          dropped: dict[str, list[Node]], damaged: set[str]) -> dict[str, set | None]:
+    """The keys each table and deck can be referred to by (None when they cannot be known:
+    its file failed validation, or lost a row before its items were read); declared refs are
+    checked here. An item that failed validation still has the key its text gives it, so a
+    reference to it is no error."""
+    keys: dict[str, set | None] = {}
     specs = {**info.data, **info.decks}
     for name, value in game.parts.items():
         key = specs[name].key
+        if name not in types:
+            keys[name] = None  # its declaration has an error: its keys are unknown
+            continue
+        if types[name].fields.get(key) is None:
+            continue
+        if value is INVALID or name in damaged:
+            keys[name] = None
+            continue
         records = value if isinstance(value, tuple) else (value,)
-        if types[name].fields.get(key) is not None:
-            keys[name] = {getattr(r, key) for r in records}
+        known: set | None = {getattr(r, key) for r in records}
+        for node in dropped.get(name, ()):
+            raw = _raw_key(node, key)
+            if raw is None:  # an item whose key cannot be read: any name may be its
+                known = None
+                break
+            known.add(raw)
+        keys[name] = known
 
     def check(record: RecordType, path: str) -> None:
         for spec in record.fields.values():
@@ -435,6 +575,15 @@ def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Fi
     for name, record in types.items():
         check(record, name)
     return keys
+
+
+def _raw_key(node: Node, key: str) -> str | None:
+    """The text of an item's `key` field in its YAML or CSV node, when it has one."""
+    if isinstance(node, MappingNode):
+        for name, value in node.value:
+            if isinstance(name, ScalarNode) and name.value == key:
+                return value.value if isinstance(value, ScalarNode) and value.value else None
+    return None
 
 
 def _arrange(items: tuple, deck: DeckSpec, record: RecordType, findings: Findings,

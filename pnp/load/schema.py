@@ -243,6 +243,11 @@ class Validator:
     def _sequence(self, node: Node, item: Any, path: str) -> Any:
         if not isinstance(node, SequenceNode):
             return self.error("schema-type", node, path, f"expected a list, got {_describe(node)}")
+        values = self.each(node, item, path)
+        return INVALID if any(v is INVALID for v in values) else tuple(values)
+
+    def each(self, node: SequenceNode, item: Any, path: str) -> list:
+        """Every item of a list structured as `item`, INVALID for those that cannot be."""
         label_of = getattr(item, "label_of", None)
         values = []
         for i, child in enumerate(node.value):
@@ -255,7 +260,7 @@ class Validator:
                 values.append(self.structure(child, item, f"{path}[{i}]"))
             finally:
                 self._item = outer
-        return INVALID if any(v is INVALID for v in values) else tuple(values)
+        return values
 
     def _keys(self, node: MappingNode, path: str):
         for key, value in node.value:
@@ -392,3 +397,18 @@ def validate(document, hint: Any, path: str, findings: Findings) -> Any:
     if document.root is None:
         return INVALID
     return Validator(document.shown, findings).structure(document.root, hint, path)
+
+
+def validate_items(document, item: Any, path: str, findings: Findings
+                   ) -> tuple[Any, list[MappingNode | Node]]:
+    """Structure a list document's items one by one: the tuple of the valid ones (INVALID when
+    the document is not a list at all) and the nodes of those that are not, so that an error
+    in one item leaves the others to be checked (references, rules)."""
+    if document.root is None:
+        return INVALID, []
+    validator = Validator(document.shown, findings)
+    if not isinstance(document.root, SequenceNode):
+        return validator.structure(document.root, tuple[item, ...], path), []
+    values = validator.each(document.root, item, path)
+    return (tuple(v for v in values if v is not INVALID),
+            [node for node, v in zip(document.root.value, values) if v is INVALID])

@@ -36,6 +36,7 @@ from .. import reads
 from ..load.content import load_document
 from ..findings import NOWHERE, Finding, Findings, Location, Severity
 from ..load.expressions import names_used, sandbox
+from ..load.model import Withheld
 from .registry import REGISTRY
 from ..load.schema import INVALID, Where, located, suggest, validate
 
@@ -98,15 +99,39 @@ def run_declared_rules(path: Path, shown: str, model: Any, findings: Findings) -
     if declared is INVALID:
         return
     names = names_of(model)
+    # A game only partly valid: a rule that reads a table or deck with errors is left out,
+    # as its findings would be about the gap (reading one through `game` raises Withheld).
+    withheld = getattr(model, "withheld", frozenset())
     seen: dict[str, DeclaredRule] = {}
     for index, declared_rule in enumerate(declared):
         if not _id_usable(declared_rule, index, seen, findings):
+            continue
+        if withheld and _reads(declared_rule) & withheld:
             continue
         try:
             findings.extend(list(_evaluate(declared_rule, f"rules[{index}]", names)))
         except RuleBroken as broken:
             findings.error("rule-expression", broken.where, broken.message,
                            subject=f"rule {declared_rule.id}", hint=broken.hint)
+        except Withheld:
+            continue
+
+
+_EXPRESSIONS = ("expect", "unique", "for_each", "when", "at", "mentions", "among")
+
+
+def _reads(declared: DeclaredRule) -> set[str]:
+    """The names a rule's expressions and templates read (those that can be parsed)."""
+    names: set[str] = set()
+    for key in (*_EXPRESSIONS, "message", "hint"):
+        source = getattr(declared, key)
+        if source:
+            try:
+                names.update(names_used("{{ (" + source + ") }}" if key in _EXPRESSIONS
+                                        else source))
+            except jinja2.TemplateSyntaxError:
+                pass  # reported when the rule is evaluated
+    return names
 
 
 def _id_usable(declared: DeclaredRule, index: int, seen: dict, findings: Findings) -> bool:
@@ -205,6 +230,8 @@ def _evaluate(declared: DeclaredRule, path: str, names: dict[str, Any]):
     def run(key: str, function, scope: dict[str, Any], on: str = "") -> Any:
         try:
             value = function(**scope)
+        except Withheld:
+            raise
         except Exception as exc:  # any failure of content-written code is a located finding
             detail = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message \
                 else str(exc)

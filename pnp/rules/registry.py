@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..findings import Finding, Findings, Location, Severity
+from ..load.model import Withheld
 
 RuleFunction = Callable[[Any], Iterator[Finding]]
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -50,10 +51,14 @@ def run_rules(plugin: str, model: Any, findings: Findings, where: Location | Non
               ) -> None:
     """Run the plug-in's rules on `model`. A rule that raises (a plug-in written for another
     game, reading a table this one lacks) stops the plug-in with one finding at `where`, the
-    manifest's `plugin:`, instead of ending the check."""
+    manifest's `plugin:`, instead of ending the check. A rule that reads a table or deck
+    with errors of a game only partly valid (Withheld) is left out: its findings would be
+    about the gap, not the data."""
     for each in rules_for(plugin):
         try:
             findings.extend(list(each.check(model)))
+        except Withheld:
+            continue
         except Exception as exc:  # the plug-in's code failing on this game's data
             if isinstance(exc, AttributeError) and exc.args and isinstance(exc.args[0], str) \
                     and " " not in exc.args[0]:
