@@ -4,9 +4,9 @@
 Every piece is matched to its product first, and each face checked against it (preflight.py);
 the faces are then drawn on every core (`workers.run_tasks`, as a check draws its sheets), each
 distinct face once however often it is used (a shared back is drawn once), the way a build
-draws it into a PDF (raster.py), and the drawn pixels read back for their painted bleed. Any error, and nothing is returned to write. A PDF shop's
-pages are drawn by the build's PDF workers (`workers.Drawing`), and made PDF/X-1a through
-Ghostscript when the shop asks for CMYK.
+draws it into a PDF (raster.py), and the drawn pixels read back for their painted bleed. Any
+error, and nothing is returned to write. A PDF shop's pages are drawn by the build's PDF
+workers (`workers.Drawing`), and made PDF/X-1a through Ghostscript when the shop asks for CMYK.
 """
 
 from __future__ import annotations
