@@ -19,16 +19,15 @@ file where the output folder should be) is an OutsideError naming the path, neve
 
 Durable, without waiting file by file: every staged file is flushed to the disk (fsync) before
 the first rename, so a power cut never leaves a new name over an empty or partial file, and the
-folders are synced after the renames. The fsyncs are not made one after another by the process
-that writes: each staged file's fsync is handed to a few threads as soon as it is written
-(fsync releases the GIL, and the file system commits concurrent fsyncs together), and `commit`
-waits for all of them before it renames anything. One fsync per folder would not do: a
-folder's fsync makes its names durable, not the data of the files in it, and a file system's
-whole sync (`syncfs`) is Linux's alone and flushes every other program's writes too. On ext4,
-500 staged PNGs took about 2 s one after another and under 0.1 s this way; the earlier files a
-commit replaces are removed by the same threads (about 2 ms each one after another). The
-threads are started with Ctrl-C, SIGTERM and SIGHUP blocked, so those reach only the main
-thread, which holds them while it renames.
+folders are synced after the renames. The fsyncs are made at the commit, on a few threads at
+once (fsync releases the GIL, and the file system commits concurrent fsyncs together), not one
+after another as each file is written. One fsync per folder would not do: a folder's fsync
+makes its names durable, not the data of the files in it; and a whole file system's sync
+(`syncfs`) is Linux's alone and flushes every other program's writes too. On this machine's
+ext4 disk, 300 small files took 3.5 ms each one after another and 0.1 ms each on eight
+threads; a shop export of 490 PNGs had waited 1.3-4.9 s on them. The earlier files a commit
+replaces are removed by threads too (2.3 ms each one after another, 0.1 ms on eight). The
+threads live only inside `commit`, so no build forks while they run.
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ import shutil
 import signal
 import stat
 import tempfile
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -76,8 +75,6 @@ class Staging:
         self.folders: set[Path] = set()
         self.committed = False
         self.staged_bytes = 0
-        self._syncing: list[tuple[Future, Path]] = []  # (its fsync, the destination)
-        self._pool: ThreadPoolExecutor | None = None
 
     def write(self, destination: Path, data: bytes) -> None:
         if destination in self._destinations:
@@ -104,38 +101,6 @@ class Staging:
         except OSError as exc:
             raise self._failure(exc, folder, f"write {destination.name}", needed) from exc
         self.staged_bytes = needed
-        self._syncing.append((self._submit(_fsync_file, temporary), destination))
-
-    def _submit(self, work, *args) -> Future:
-        """Hand `work` to the staging's threads. A thread is started inside a submit, and
-        starts with the signal mask of the thread that starts it: the held signals are
-        blocked around it, so no thread of the pool ever takes Ctrl-C or SIGTERM away from
-        the main thread (which would then not wake from what it waits on)."""
-        held = _hold_signals()
-        try:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix="pnp-sync")
-            return self._pool.submit(work, *args)
-        finally:
-            _release_signals(held)
-
-    def _wait_synced(self) -> None:
-        """Wait until every staged file is on the disk; a failed fsync (a full disk, an I/O
-        error) is the build's failure, before anything is renamed."""
-        syncing, self._syncing = self._syncing, []
-        for future, destination in syncing:
-            try:
-                future.result()
-            except OSError as exc:
-                raise self._failure(exc, destination.parent, f"write {destination.name}",
-                                    self.staged_bytes) from exc
-
-    def _stop_threads(self, cancel: bool) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=cancel)
-        if cancel:
-            self._syncing.clear()
 
     def _failure(self, exc: OSError, folder: Path, doing: str, needed: int) -> OutsideError:
         if is_disk_full(exc):
@@ -146,12 +111,12 @@ class Staging:
     def commit(self) -> list[Path]:
         """Rename every staged file into place, with Ctrl-C and SIGTERM held until all are.
 
-        Every staged file is on the disk before the first rename (`_wait_synced`), every
+        Every staged file is on the disk before the first rename (`_flush_staged`), every
         destination is checked before it, and each file a rename replaces is kept (as a hard
         link, or a copy) until all renames have succeeded: a rename that still fails puts the
         earlier files back, so the set is all old or all new.
         """
-        self._wait_synced()
+        self._flush_staged()
         held = _hold_signals()
         try:
             for _, destination in self.staged:
@@ -172,18 +137,26 @@ class Staging:
             self.committed = True
             global _commits
             _commits += 1
-            # Signals are held here, so threads started now hold them too.
-            removed = [self._submit(_remove, old) for old in kept.values()]
-            synced = [self._submit(_sync_folder, folder) for folder in sorted(self.folders)]
-            for future in removed + synced:
-                future.result()
+            # An earlier file that cannot be removed keeps its hidden name, and the next
+            # build removes it (remove_stale_staging): the new set is in place either way.
+            _in_threads(_remove, list(kept.values()))
+            _in_threads(_sync_folder, sorted(self.folders))
         finally:
             done = [destination for _, destination in self.staged]
             self.staged.clear()
             self._destinations.clear()
-            self._stop_threads(cancel=False)
             _release_signals(held)
         return done
+
+    def _flush_staged(self) -> None:
+        """Put every staged file's data on the disk, several at once; one that fails (a full
+        disk, an I/O error) fails the build, before anything is renamed."""
+        failed = _in_threads(_fsync_file, [temporary for temporary, _ in self.staged])
+        if failed is not None:
+            temporary, exc = failed
+            destination = dict(self.staged)[temporary]
+            raise self._failure(exc, destination.parent, f"write {destination.name}",
+                                self.staged_bytes) from exc
 
     def _keep_old(self) -> dict[Path, Path]:
         """A second name for every file about to be replaced, so it can be put back."""
@@ -207,7 +180,6 @@ class Staging:
         return kept
 
     def discard(self) -> None:
-        self._stop_threads(cancel=True)  # no fsync still running on a file about to go
         self.staged.clear()
         self._destinations.clear()
         for folder in self.folders:
@@ -274,6 +246,34 @@ def _hold_signals():
 def _release_signals(held) -> None:
     if held is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _in_threads(work, items: list) -> tuple[object, OSError] | None:
+    """Run `work(item)` for every item on up to SYNC_THREADS threads and wait for all of them;
+    the first item whose work raised an OSError, with the error, or None.
+
+    The threads are started with the held signals blocked (a thread starts with the mask of
+    the thread that starts it), so Ctrl-C and SIGTERM reach only the main thread: one taken by
+    a thread here would not wake the main thread from what it waits on, nor could the main
+    thread hold it back while it renames.
+    """
+    if not items:
+        return None
+    held = _hold_signals()
+    try:
+        pool = ThreadPoolExecutor(min(SYNC_THREADS, len(items)), thread_name_prefix="pnp-sync")
+        futures = [(item, pool.submit(work, item)) for item in items]
+    finally:
+        _release_signals(held)
+    try:
+        for item, future in futures:
+            try:
+                future.result()
+            except OSError as exc:
+                return item, exc
+        return None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _fsync_file(path: str) -> None:
