@@ -4,8 +4,8 @@
 Every piece is matched to its product first, and each face checked against it (preflight.py);
 the faces are then drawn on every core (`workers.run_tasks`, as a check draws its sheets), each
 distinct face once however often it is used (a shared back is drawn once), the way a build
-draws it into a PDF (raster.py), and the drawn pixels read back for their painted bleed. Any
-error, and nothing is returned to write. A PDF shop's pages are drawn by the build's PDF
+draws it into a PDF (pnp.pdf.raster), and the drawn pixels read back for their painted bleed.
+Any error, and nothing is returned to write. A PDF shop's pages are drawn by the build's PDF
 workers (`workers.Drawing`), and made PDF/X-1a through Ghostscript when the shop asks for CMYK.
 """
 
@@ -67,9 +67,10 @@ def _draw_face(svg: str, piece: Size, product: Product, shape: str, dpi: int,
                keep: bool) -> tuple[bytes | None, float]:
     """One face drawn on its product at `dpi`: the PNG (when kept, with its dpi) and the share
     of its bleed left unpainted."""
-    from .raster import draw_face, encode_png
+    from ..pdf.raster import face_image
+    from .png import encode_png
 
-    image = draw_face(face_on_product(svg, piece, product), *product.pixels(piece, dpi))
+    image = face_image(face_on_product(svg, piece, product), *product.pixels(piece, dpi))
     share = preflight.unpainted_share(image, piece, product, shape)
     if not keep:
         return None, share

@@ -20,7 +20,7 @@ each piece as the kind of object its shape makes.
 Each deck is written as a saved object (`<deck>.json`, for TTS's Saves/Saved Objects folder) and
 the whole game as one save (`<game>-save.json`, for Saves). Every sheet and tile image is drawn
 on every core (`workers.run_tasks`), each distinct face once per image, the way a build draws
-it into a PDF (raster.py).
+it into a PDF (pnp.pdf.raster).
 """
 
 from __future__ import annotations
@@ -74,21 +74,11 @@ def sheet_shape(count: int) -> tuple[int, int]:
 
 
 def draw_picture(picture: Picture) -> bytes:
-    """The picture's PNG: each distinct face drawn once, pasted into its cells."""
-    from PIL import Image
+    """The picture's PNG: its faces in their cells on white, each distinct face drawn once."""
+    from ..pdf.raster import grid_image
+    from .png import encode_png
 
-    from .raster import draw_face, encode_png
-
-    w, h = picture.face_px
-    image = Image.new("RGB", (picture.cols * w, picture.rows * h), "white")
-    drawn: dict[str, Image.Image] = {}
-    for i, svg in enumerate(picture.faces):
-        if svg not in drawn:
-            face = draw_face(svg, w, h)
-            drawn[svg] = Image.alpha_composite(Image.new("RGBA", face.size, "white"),
-                                               face).convert("RGB")
-        image.paste(drawn[svg], ((i % picture.cols) * w, (i // picture.cols) * h))
-    return encode_png(image)
+    return encode_png(grid_image(picture.faces, picture.cols, picture.rows, picture.face_px))
 
 
 def plain_back(size: Size) -> str:
