@@ -119,3 +119,28 @@ def test_an_export_that_succeeds_replaces_the_earlier_files_and_leaves_nothing_s
     changed = [name for name in now if now[name] != earlier[name]]
     assert changed and all(f"/{SHOP}/banks-" in f"/{name}" for name in changed)
     assert leftovers(project / "output") == []
+
+
+FACE = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="30mm" viewBox="0 0 20 30">'
+        '<rect x="2" y="2" width="16" height="26" fill="{fill}"/>'
+        '<text x="10" y="16" text-anchor="middle" font-family="Roboto Condensed" '
+        'font-size="6">{text}</text></svg>')
+
+
+def test_a_sheet_holds_each_face_as_drawn_alone_a_repeated_one_in_each_of_its_cells():
+    from PIL import Image
+
+    from pnp.pdf.raster import face_image, grid_image
+
+    once = FACE.format(fill="#1f2a44", text="A")
+    twice = FACE.format(fill="#c62828", text="B")
+    w, h = 59, 88  # 20 x 30 mm at 75 dpi, rounded down as a TTS sheet's cells are
+    sheet = grid_image([twice, once, twice], 2, 2, (w, h))
+    assert sheet.mode == "RGB" and sheet.size == (2 * w, 2 * h)
+    for svg, (column, row) in ((twice, (0, 0)), (once, (1, 0)), (twice, (0, 1))):
+        alone = face_image(svg, w, h)
+        on_white = Image.alpha_composite(Image.new("RGBA", alone.size, "white"), alone)
+        cell = sheet.crop((column * w, row * h, (column + 1) * w, (row + 1) * h))
+        assert cell.tobytes() == on_white.convert("RGB").tobytes()
+    empty = sheet.crop((w, h, 2 * w, 2 * h))
+    assert empty.getextrema() == ((255, 255), (255, 255), (255, 255))
