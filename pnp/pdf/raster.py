@@ -5,8 +5,8 @@ cairosvg elements, the same one-call text, the same unhinted glyph advances), on
 image surface whose device scale maps the face's points onto the pixels asked for, so an
 exported PNG shows the face the PDFs print, glyph for glyph. cairosvg's own PNG route
 (`draw.render_image`) draws text one glyph at a time, about half of its time on Downturn's
-faces; this route takes 0.55 x its CPU for the same faces. A face whose root does not give its
-size in mm (which `draw_svg` needs to place it) takes cairosvg's route.
+faces; this route takes 0.55-0.66 x its CPU for the same faces. A face whose root does not
+give its size in mm (which `draw_svg` needs to place it) takes cairosvg's route.
 
 A grid (`grid_image`, a Tabletop Simulator sheet) is one white cairo surface: each distinct face
 is drawn once and painted into each of its cells, and the sheet is read out once as RGB,
