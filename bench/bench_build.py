@@ -1,6 +1,6 @@
 """Benchmark: how long pnp takes, measured from outside, with CPU time and peak memory.
 
-    python bench/bench_build.py                      # every section, 5 rounds, medians
+    python bench/bench_build.py                      # every section, 5 rounds (export 3)
     python bench/bench_build.py --runs 1 --sections build,watch
     python bench/bench_build.py --baseline ../pnp-old --bound 1.5
 
@@ -21,7 +21,11 @@ Sections (`--sections`, all unless told), each a set of cases, each case a whole
 - big: `pnp check --game big` on a generated game of 30,000 varied cards (bench/bigdeck.py,
   `--big-cards` to change the count) with nothing in pnp's user cache, and after one row of a
   CSV is edited; their ratio, and the CPU time of all the check's processes against its wall
-  time (how much of the machine's cores it used).
+  time (how much of the machine's cores it used);
+- export: `pnp export --to shop` (The Game Crafter's PNGs, 300 dpi) and `--to tts` of
+  Downturn's decks (EXPORT_SHEETS) beside `pnp build --no-cache` of the same sheets, each from
+  an empty output folder; each export's time as a multiple of the build's, against the goal
+  (EXPORT_GOAL).
 
 Wall time is the median; CPU time (user + system of the command and every process it waited
 for) the median; peak memory the largest resident set size of any of the command's processes,
@@ -60,7 +64,12 @@ LARGE = 540
 MM = 72 / 25.4  # points per millimetre
 CARD_W, CARD_H = 63, 88
 LETTER_W, LETTER_H = 215.9, 279.4
-SECTIONS = ("build", "watch", "big")
+SECTIONS = ("build", "watch", "big", "export")
+# The Downturn decks every shop export can make (its markers fit no product of The Game
+# Crafter): an export of them is measured beside a build of the same sheets.
+EXPORT_SHEETS = "events,banks,shares,cubes,aids"
+EXPORT_GOAL = 2.0  # an export costs at most this many times the build of the same sheets
+EXPORT_RUNS = 3  # the export section's rounds unless --runs says otherwise: under a minute
 
 # A fresh wrapper per run: RUSAGE_CHILDREN only ever grows, so each command needs its own parent
 # to report its own peak memory and CPU time. RUSAGE_CHILDREN counts only the processes waited
@@ -480,6 +489,53 @@ def big_section(checkouts: list[Checkout], scratch: Path, runs: int, count: int,
                          f"(of {cores} cores; {cores:.2f} would be every core busy)")
 
 
+def export_section(checkouts: list[Checkout], scratch: Path, runs: int,
+                   results: dict[str, dict[str, Figures]], notes: list[str]) -> None:
+    """`pnp export --to shop` and `--to tts` of Downturn's decks beside `pnp build` of the same
+    sheets, every command from an empty output folder (the sheets a check keeps stay: the three
+    commands check the same content, and each finds them alike)."""
+    build_name = "build --no-cache (Downturn's decks)"
+    names = {"shop": "export --to shop (the same decks)",
+             "tts": "export --to tts (the same decks)"}
+    cases: dict[str, dict[str, Run]] = {build_name: {}, **{name: {} for name in names.values()}}
+    for checkout in checkouts:
+        folder = scratch / checkout.label / "export"
+        for name in ("content", "templates"):
+            shutil.copytree(checkout.root / name, folder / name)
+        env = checkout.env(folder / "user-cache")
+        common = ["--root", str(folder), "--game", "downturn", "--sheets", EXPORT_SHEETS]
+
+        def empty(output: Path):
+            return lambda: shutil.rmtree(output, ignore_errors=True)
+
+        out = folder / "out-build"
+        cases[build_name][checkout.label] = Run(
+            checkout.pnp + ["build", *common, "--no-cache", "--out", str(out)], checkout.root,
+            env, empty(out))
+        for to, name in names.items():
+            out = folder / f"out-{to}"
+            cases[name][checkout.label] = Run(
+                checkout.pnp + ["export", "--to", to, *common, "--out", str(out)],
+                checkout.root, env, empty(out))
+        # Compiled templates and the check's kept sheets exist before the first timed run.
+        subprocess.run(checkout.pnp + ["check", "--root", str(folder), "--game", "downturn"],
+                       cwd=checkout.root, env=env, capture_output=True, check=True)
+    for round_ in range(runs):
+        print(f"  export: round {round_ + 1} of {runs}", file=sys.stderr, flush=True)
+        for name, runs_by in cases.items():
+            measure_round(results, name, runs_by, round_)
+    for checkout in checkouts:
+        label = checkout.label
+        build = results[build_name][label]
+        for to, name in names.items():
+            export = results[name][label]
+            wall = statistics.median(export.wall) / statistics.median(build.wall)
+            cpu = statistics.median(export.cpu) / statistics.median(build.cpu)
+            notes.append(f"{label}: export --to {to} / build of the same sheets: {wall:.2f} x "
+                         f"wall, {cpu:.2f} x CPU (goal: at most {EXPORT_GOAL:g} x)"
+                         f"{'' if wall <= EXPORT_GOAL else ' -- above the goal'}")
+
+
 def report(results: dict[str, dict[str, Figures]], labels: list[str]) -> list[tuple]:
     """Print the table; return (ratio, case) for every case with both checkouts."""
     ratios = []
@@ -512,7 +568,9 @@ def report(results: dict[str, dict[str, Figures]], labels: list[str]) -> list[tu
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="rounds (medians over them)")
+    parser.add_argument("--runs", type=int, default=None,
+                        help=f"rounds (medians over them): 5, and {EXPORT_RUNS} for the export "
+                             "section, unless told")
     parser.add_argument("--sections", default=",".join(SECTIONS),
                         help=f"which, comma-separated: {', '.join(SECTIONS)} (all unless told)")
     parser.add_argument("--big-cards", type=int, default=bigdeck.CARDS,
@@ -545,7 +603,8 @@ def main() -> None:
             parser.error("--baseline is this checkout")
         checkouts.append(Checkout("old", baseline, args.baseline_python))
     labels = [checkout.label for checkout in checkouts]
-    print(f"pnp benchmark: {args.runs} runs each, median wall time; "
+    print(f"pnp benchmark: {args.runs or 5} runs each"
+          f"{'' if args.runs else f' ({EXPORT_RUNS} for export)'}, median wall time; "
           f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
     for checkout in checkouts:
         print(f"  {checkout.label}: {checkout.root} ({checkout.python} -m pnp)")
@@ -559,11 +618,13 @@ def main() -> None:
             notes: list[str] = []
             print(f"{section} section ...", file=sys.stderr, flush=True)
             if section == "build":
-                build_section(checkouts, scratch, args.runs, results, notes)
+                build_section(checkouts, scratch, args.runs or 5, results, notes)
             elif section == "watch":
-                watch_section(checkouts, scratch, args.runs, results, notes)
+                watch_section(checkouts, scratch, args.runs or 5, results, notes)
+            elif section == "export":
+                export_section(checkouts, scratch, args.runs or EXPORT_RUNS, results, notes)
             else:
-                big_section(checkouts, scratch, args.runs, args.big_cards, results, notes)
+                big_section(checkouts, scratch, args.runs or 5, args.big_cards, results, notes)
             print()
             ratios += report(results, labels)
             for note in notes:

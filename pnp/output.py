@@ -16,6 +16,18 @@ one (a folder standing where a PDF goes stops the build with nothing replaced), 
 rename replaces keeps a second name until the last rename has succeeded, so a rename that still
 fails puts back what was already replaced. A file-system failure (a full disk, permissions, a
 file where the output folder should be) is an OutsideError naming the path, never a traceback.
+
+Durable, without waiting file by file: every staged file is flushed to the disk (fsync) before
+the first rename, so a power cut never leaves a new name over an empty or partial file, and the
+folders are synced after the renames. The fsyncs are made at the commit, on a few threads at
+once (fsync releases the GIL, and the file system commits concurrent fsyncs together), not one
+after another as each file is written. One fsync per folder would not do: a folder's fsync
+makes its names durable, not the data of the files in it; and a whole file system's sync
+(`syncfs`) is Linux's alone and flushes every other program's writes too. On this machine's
+ext4 disk, 300 small files took 3.5 ms each one after another and 0.1 ms each on eight
+threads; a shop export of 490 PNGs had waited 1.3-4.9 s on them. The earlier files a commit
+replaces are removed by threads too (2.3 ms each one after another, 0.1 ms on eight). The
+threads live only inside `commit`, so no build forks while they run.
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ import shutil
 import signal
 import stat
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -37,6 +50,7 @@ OLD_PREFIX = ".pnp-old-"  # the previous file, kept until every rename of a buil
 _STOPPING = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
 _HELD_SIGNALS = {signal.SIGINT, *_STOPPING}
 _commits = 0  # builds committed by this process, so an interrupt can say what already happened
+SYNC_THREADS = 8  # fsyncs in flight at once: more gained little on ext4 (see the notes)
 
 
 def commit_count() -> int:
@@ -54,6 +68,7 @@ class Staging:
 
     def __init__(self) -> None:
         self.staged: list[tuple[Path, Path]] = []
+        self._destinations: set[Path] = set()  # those of `staged`, to find one written twice
         token = f"{os.getpid()}-{secrets.token_hex(4)}-"
         self.prefix = STAGING_PREFIX + token
         self.old_prefix = OLD_PREFIX + token
@@ -62,7 +77,7 @@ class Staging:
         self.staged_bytes = 0
 
     def write(self, destination: Path, data: bytes) -> None:
-        if any(d == destination for _, d in self.staged):
+        if destination in self._destinations:
             raise ValueError(f"{destination} is written twice in one build")
         folder = destination.parent
         try:
@@ -78,11 +93,10 @@ class Staging:
         except OSError as exc:
             raise self._failure(exc, folder, f"write {destination.name}", needed) from exc
         self.staged.append((Path(temporary), destination))
+        self._destinations.add(destination)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
             os.chmod(temporary, 0o644)
         except OSError as exc:
             raise self._failure(exc, folder, f"write {destination.name}", needed) from exc
@@ -97,10 +111,12 @@ class Staging:
     def commit(self) -> list[Path]:
         """Rename every staged file into place, with Ctrl-C and SIGTERM held until all are.
 
-        Every destination is checked before the first rename, and each file a rename replaces
-        is kept (as a hard link, or a copy) until all renames have succeeded: a rename that
-        still fails puts the earlier files back, so the set is all old or all new.
+        Every staged file is on the disk before the first rename (`_flush_staged`), every
+        destination is checked before it, and each file a rename replaces is kept (as a hard
+        link, or a copy) until all renames have succeeded: a rename that still fails puts the
+        earlier files back, so the set is all old or all new.
         """
+        self._flush_staged()
         held = _hold_signals()
         try:
             for _, destination in self.staged:
@@ -121,15 +137,26 @@ class Staging:
             self.committed = True
             global _commits
             _commits += 1
-            for old in kept.values():
-                old.unlink(missing_ok=True)
-            for folder in self.folders:
-                _sync_folder(folder)
+            # An earlier file that cannot be removed keeps its hidden name, and the next
+            # build removes it (remove_stale_staging): the new set is in place either way.
+            _in_threads(_remove, list(kept.values()))
+            _in_threads(_sync_folder, sorted(self.folders))
         finally:
             done = [destination for _, destination in self.staged]
             self.staged.clear()
+            self._destinations.clear()
             _release_signals(held)
         return done
+
+    def _flush_staged(self) -> None:
+        """Put every staged file's data on the disk, several at once; one that fails (a full
+        disk, an I/O error) fails the build, before anything is renamed."""
+        failed = _in_threads(_fsync_file, [temporary for temporary, _ in self.staged])
+        if failed is not None:
+            temporary, exc = failed
+            destination = dict(self.staged)[temporary]
+            raise self._failure(exc, destination.parent, f"write {destination.name}",
+                                self.staged_bytes) from exc
 
     def _keep_old(self) -> dict[Path, Path]:
         """A second name for every file about to be replaced, so it can be put back."""
@@ -154,6 +181,7 @@ class Staging:
 
     def discard(self) -> None:
         self.staged.clear()
+        self._destinations.clear()
         for folder in self.folders:
             for leftover in folder.glob(self.prefix + "*"):
                 leftover.unlink(missing_ok=True)
@@ -218,6 +246,47 @@ def _hold_signals():
 def _release_signals(held) -> None:
     if held is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _in_threads(work, items: list) -> tuple[object, OSError] | None:
+    """Run `work(item)` for every item on up to SYNC_THREADS threads and wait for all of them;
+    the first item whose work raised an OSError, with the error, or None.
+
+    The threads are started with the held signals blocked (a thread starts with the mask of
+    the thread that starts it), so Ctrl-C and SIGTERM reach only the main thread: one taken by
+    a thread here would not wake the main thread from what it waits on, nor could the main
+    thread hold it back while it renames.
+    """
+    if not items:
+        return None
+    held = _hold_signals()
+    try:
+        pool = ThreadPoolExecutor(min(SYNC_THREADS, len(items)), thread_name_prefix="pnp-sync")
+        futures = [(item, pool.submit(work, item)) for item in items]
+    finally:
+        _release_signals(held)
+    try:
+        for item, future in futures:
+            try:
+                future.result()
+            except OSError as exc:
+                return item, exc
+        return None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _fsync_file(path: str) -> None:
+    """Flush a staged file's data to the disk (a file opened for writing: Windows asks that)."""
+    fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _remove(path: Path) -> None:
+    path.unlink(missing_ok=True)
 
 
 def _sync_folder(folder: Path) -> None:

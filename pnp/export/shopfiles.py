@@ -3,15 +3,14 @@
 
 Every piece is matched to its product first, and each face checked against it (preflight.py);
 the faces are then drawn on every core (`workers.run_tasks`, as a check draws its sheets), each
-distinct face once however often it is used (a shared back is drawn once), and the drawn PNGs
-read back for their painted bleed. Any error, and nothing is returned to write. A PDF shop's
-pages are drawn by the build's PDF workers (`workers.Drawing`), and made PDF/X-1a through
-Ghostscript when the shop asks for CMYK.
+distinct face once however often it is used (a shared back is drawn once), the way a build
+draws it into a PDF (pnp.pdf.raster), and the drawn pixels read back for their painted bleed.
+Any error, and nothing is returned to write. A PDF shop's pages are drawn by the build's PDF
+workers (`workers.Drawing`), and made PDF/X-1a through Ghostscript when the shop asks for CMYK.
 """
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,25 +63,20 @@ def plan_shop(games: list[tuple[object, list]], shop: Shop, found: Findings,
     return planned
 
 
-PNG_COMPRESSION = 1  # zlib level: larger files than at 9, written several times faster
-
-
 def _draw_face(svg: str, piece: Size, product: Product, shape: str, dpi: int,
                keep: bool) -> tuple[bytes | None, float]:
     """One face drawn on its product at `dpi`: the PNG (when kept, with its dpi) and the share
     of its bleed left unpainted."""
-    from ..pdf.draw import render_image
+    from ..pdf.raster import face_image
+    from .png import encode_png
 
-    width, height = product.pixels(piece, dpi)
-    image = render_image(face_on_product(svg, piece, product), dpi, width, height)
+    image = face_image(face_on_product(svg, piece, product), *product.pixels(piece, dpi))
     share = preflight.unpainted_share(image, piece, product, shape)
     if not keep:
         return None, share
-    if image.getextrema()[3][0] == 255:
+    if image.getchannel("A").getextrema()[0] == 255:
         image = image.convert("RGB")  # opaque all over: no alpha channel for the shop
-    out = io.BytesIO()
-    image.save(out, "PNG", dpi=(dpi, dpi), compress_level=PNG_COMPRESSION)
-    return out.getvalue(), share
+    return encode_png(image, dpi), share
 
 
 def draw_faces(planned: list[ShopDeck], shop: Shop, workers: int,

@@ -19,12 +19,12 @@ each piece as the kind of object its shape makes.
 
 Each deck is written as a saved object (`<deck>.json`, for TTS's Saves/Saved Objects folder) and
 the whole game as one save (`<game>-save.json`, for Saves). Every sheet and tile image is drawn
-on every core (`workers.run_tasks`), each distinct face once per image.
+on every core (`workers.run_tasks`), each distinct face once per image, the way a build draws
+it into a PDF (pnp.pdf.raster).
 """
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from dataclasses import dataclass, field
@@ -39,7 +39,6 @@ MAX_COLS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # TTS keeps the last cell for the hidden-card face
 MAX_SIDE_PX = 4096
 DPI = 150
-PNG_COMPRESSION = 3  # zlib level: a sheet a little larger than at 9, written several times faster
 CARD_MM_AT_SCALE_1 = 3.5 * MM_PER_INCH  # the height of a TTS card at scale 1 (a poker card)
 TILE_MM_AT_SCALE_1 = 1.318 * MM_PER_INCH  # the height of a TTS custom tile at scale 1
 TILE_THICKNESS = 0.1  # in TTS units (about an inch each): a thick card token
@@ -75,23 +74,11 @@ def sheet_shape(count: int) -> tuple[int, int]:
 
 
 def draw_picture(picture: Picture) -> bytes:
-    """The picture's PNG: each distinct face drawn once, pasted into its cells."""
-    from PIL import Image
+    """The picture's PNG: its faces in their cells on white, each distinct face drawn once."""
+    from ..pdf.raster import grid_image
+    from .png import encode_png
 
-    from ..pdf.draw import render_image
-
-    w, h = picture.face_px
-    image = Image.new("RGB", (picture.cols * w, picture.rows * h), "white")
-    drawn: dict[str, Image.Image] = {}
-    for i, svg in enumerate(picture.faces):
-        if svg not in drawn:
-            face = render_image(svg, DPI, w, h)
-            drawn[svg] = Image.alpha_composite(Image.new("RGBA", face.size, "white"),
-                                               face).convert("RGB")
-        image.paste(drawn[svg], ((i % picture.cols) * w, (i // picture.cols) * h))
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=PNG_COMPRESSION)
-    return out.getvalue()
+    return encode_png(grid_image(picture.faces, picture.cols, picture.rows, picture.face_px))
 
 
 def plain_back(size: Size) -> str:
