@@ -16,6 +16,13 @@ def rules_of(result) -> set[str]:
             if ": error: " in line}
 
 
+def error_lines(result) -> list[str]:
+    """The error lines of a check that failed as it should: exit 1, no traceback."""
+    assert result.code == 1
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    return [line for line in result.lines if ": error: " in line]
+
+
 def test_a_schema_error_in_one_file_does_not_hide_the_budgets_of_another(tmp_path, run,
                                                                         monkeypatch):
     shutil.copytree(LEDGER, tmp_path / "p")
@@ -83,9 +90,7 @@ def test_a_schema_error_in_one_file_does_not_hide_a_broken_reference_in_another(
     edit(Path("content/ledger/cards.csv"), "Loan,1,", "Loan,one,")
     edit(Path("content/ledger/notes.yaml"), "card: Bond", "card: Bnod")
     result = run("check")
-    assert result.code == 1
-    assert "Traceback" not in result.err and "internal error" not in result.err
-    errors = [line for line in result.lines if ": error: " in line]
+    errors = error_lines(result)
     assert any(line.startswith("content/ledger/cards.csv:2:") and "(rule schema-type)" in line
                for line in errors), result.err
     assert any(line.startswith("content/ledger/notes.yaml:6:") and "'Bnod' is not in cards"
@@ -113,8 +118,7 @@ def test_a_schema_error_in_one_file_does_not_hide_the_rules(tmp_path, run, monke
         "  message: 'there are {{ notes | length }} notes'\n", encoding="utf-8")
     edit(Path("content/ledger/notes.yaml"), "amount: 5\n", "amount: five\n")
     result = run("check")
-    assert result.code == 1
-    assert "Traceback" not in result.err and "internal error" not in result.err
+    error_lines(result)
     # The notes are withheld from the rules (one of them failed: two-notes would fail
     # wrongly); the cards are whole, so the rule that reads them runs.
     two_cards = [line for line in result.lines if "(rule two-cards)" in line]
@@ -128,8 +132,7 @@ def test_a_missing_data_file_does_not_hide_the_plugin_rules(project, run):
     edit(project / "content/downturn/banks.yaml", "auction_order: 2", "auction_order: two")
     edit(project / "content/downturn/regions.yaml", "starting_value: 5", "starting_value: 2", 1)
     result = run("check")
-    assert result.code == 1
-    assert "Traceback" not in result.err and "internal error" not in result.err
+    error_lines(result)
     found = rules_of(result)
     assert {"schema-type", "region-starting-value"} <= found, result.err
     assert "game-plugin" not in found, result.err
@@ -145,9 +148,7 @@ def test_an_error_in_one_decks_declaration_does_not_hide_the_others(tmp_path, ru
     edit(Path("content/ledger/game.yaml"), "value: {type: whole,", "value: {type: wholee,")
     edit(Path("content/ledger/notes.yaml"), "name: Small note", "name: A far too long note")
     result = run("check")
-    assert result.code == 1
-    assert "Traceback" not in result.err and "internal error" not in result.err
-    errors = [line for line in result.lines if ": error: " in line]
+    errors = error_lines(result)
     assert any(line.startswith("content/ledger/game.yaml:") and "wholee" in line
                for line in errors), result.err
     assert any(line.startswith("content/ledger/notes.yaml:1:") and "(rule text-budget)" in line
@@ -165,9 +166,7 @@ def test_a_schema_error_in_the_data_does_not_hide_a_sheet_size_error(tmp_path, r
     edit(Path("content/ledger/cards.csv"), "Loan,1,", "Loan,one,")
     edit(Path("content/ledger/game.yaml"), "size: 40 x 40 mm", "size: 40 x 40 mn")
     result = run("check")
-    assert result.code == 1
-    assert "Traceback" not in result.err and "internal error" not in result.err
-    errors = [line for line in result.lines if ": error: " in line]
+    errors = error_lines(result)
     assert any(line.startswith("content/ledger/cards.csv:2:") for line in errors), result.err
     assert any(line.startswith("content/ledger/game.yaml:") and "size" in line
                for line in errors), result.err
