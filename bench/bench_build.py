@@ -102,6 +102,11 @@ class Checkout:
     label: str
     root: Path
     python: str = sys.executable
+    project: Path | None = None  # whose content and templates it runs on: its own if None
+
+    @property
+    def kits(self) -> Path:
+        return self.project or self.root
 
     @property
     def pnp(self) -> list[str]:
@@ -318,7 +323,7 @@ def build_section(checkouts: list[Checkout], scratch: Path, runs: int,
         large = poker_project(folder / f"poker-{LARGE}", LARGE)
         downturn = folder / "downturn"
         for name in ("content", "templates"):
-            shutil.copytree(checkout.root / name, downturn / name)
+            shutil.copytree(checkout.kits / name, downturn / name)
         events = downturn / "content" / "downturn" / "events.yaml"
 
         def forget_check(cache=cache):
@@ -424,7 +429,7 @@ def watch_section(checkouts: list[Checkout], scratch: Path, runs: int,
         for checkout in checkouts:
             project = scratch / checkout.label / "watch"
             for name in ("content", "templates"):
-                shutil.copytree(checkout.root / name, project / name)
+                shutil.copytree(checkout.kits / name, project / name)
             print(f"  watch: starting {checkout.label}", file=sys.stderr, flush=True)
             watcher = bench_watch.Watcher(checkout.pnp, project, checkout.root,
                                           checkout.env(project / "user-cache"))
@@ -501,7 +506,7 @@ def export_section(checkouts: list[Checkout], scratch: Path, runs: int,
     for checkout in checkouts:
         folder = scratch / checkout.label / "export"
         for name in ("content", "templates"):
-            shutil.copytree(checkout.root / name, folder / name)
+            shutil.copytree(checkout.kits / name, folder / name)
         env = checkout.env(folder / "user-cache")
         common = ["--root", str(folder), "--game", "downturn", "--sheets", EXPORT_SHEETS]
 
@@ -579,6 +584,9 @@ def main() -> None:
                         help="another checkout of pnp: every case runs for both, side by side")
     parser.add_argument("--baseline-python", default=sys.executable, metavar="PYTHON",
                         help="the Python the baseline runs with (this one unless told)")
+    parser.add_argument("--project", type=Path, metavar="PATH",
+                        help="the project (content/ and templates/) every checkout's Downturn "
+                        "cases run on (each checkout's own unless told)")
     parser.add_argument("--bound", type=float, metavar="X",
                         help="with --baseline: list every figure whose new/old is above X "
                              "and exit 1 if there is one")
@@ -596,18 +604,21 @@ def main() -> None:
         parser.error(f"--sections: choose among {', '.join(SECTIONS)}")
     if args.bound is not None and not args.baseline:
         parser.error("--bound is for --baseline")
-    checkouts = [Checkout("new", ROOT)]
+    project = args.project.resolve() if args.project else None
+    checkouts = [Checkout("new", ROOT, project=project)]
     if args.baseline:
         baseline = args.baseline.resolve()
         if baseline == ROOT:
             parser.error("--baseline is this checkout")
-        checkouts.append(Checkout("old", baseline, args.baseline_python))
+        checkouts.append(Checkout("old", baseline, args.baseline_python, project))
     labels = [checkout.label for checkout in checkouts]
     print(f"pnp benchmark: {args.runs or 5} runs each"
           f"{'' if args.runs else f' ({EXPORT_RUNS} for export)'}, median wall time; "
           f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
     for checkout in checkouts:
         print(f"  {checkout.label}: {checkout.root} ({checkout.python} -m pnp)")
+    if project:
+        print(f"  project: {project} (content and templates, for every checkout)")
     ratios = []
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
