@@ -26,7 +26,7 @@ from .layout.plans import DocumentInfo, PagePlan, Placement, with_trim_outline
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
 from .load.schema import Where
-from .render.stamps import render_stamped
+from .render.stamps import reads_item, render_stamped
 from .layout.tiling import Tiling, fit_whole, tile_board
 from .units import PAPER_LABELS, PAPERS, PRINTABLE_MARGIN_MM, Rect, Size
 
@@ -98,16 +98,22 @@ class Deck:
 
     def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
         """The faces of every PART_ITEMS items, fronts and backs; each template drawn with
-        the whole deck in view."""
+        the whole deck in view. A template that cannot read the item (a shared back,
+        pnp.render.stamps.reads_item) is drawn once a part, for its first item."""
         front = self.front if renderer.exists(self.front, self.where.of("front")) else None
         back = self.back if self.back and renderer.exists(self.back,
                                                           self.where.of("back")) else None
 
         def side(template: str | None, items) -> list[Face]:
-            if template:
-                return [render_stamped(renderer, template, item, self.size, deck=self)
-                        for item in items]
-            return [Face("", getattr(item, "label", "")) for item in items]
+            if not template:
+                return [Face("", getattr(item, "label", "")) for item in items]
+            if items and not reads_item(renderer, template):
+                # One drawing for every item (a shared back): drawn and checked once, for the
+                # first; each item's face is that drawing, under its own label.
+                face = render_stamped(renderer, template, items[0], self.size, deck=self)
+                return [replace(face, label=getattr(item, "label", "")) for item in items]
+            return [render_stamped(renderer, template, item, self.size, deck=self)
+                    for item in items]
 
         def part(start: int) -> Callable[[], Drawn]:
             items = self.items[start:start + PART_ITEMS]
