@@ -92,7 +92,10 @@ def reads_item(renderer: Renderer, template: str) -> bool:
     the same drawing for every item of its deck (cached per renderer, as the facts are)."""
     known = _items.setdefault(renderer, {})
     if template not in known:
-        known[template] = _reads_item(renderer.env, template, set())
+        # Its own reading of `card` is known already (its stamp needs it): what it includes
+        # is looked through only for a template that does not read it itself.
+        known[template] = _template_facts(renderer, template)[1] or \
+            _reads_item(renderer.env, template, set())
     return known[template]
 
 
