@@ -99,7 +99,8 @@ class Deck:
     def parts(self, renderer: Renderer) -> list[Callable[[], Drawn]]:
         """The faces of every PART_ITEMS items, fronts and backs; each template drawn with
         the whole deck in view. A template that cannot read the item (a shared back,
-        pnp.render.stamps.reads_item) is drawn once a part, for its first item."""
+        pnp.render.stamps.reads_item) is drawn once a part, for its first item, and the
+        copies of an item once a part each."""
         front = self.front if renderer.exists(self.front, self.where.of("front")) else None
         back = self.back if self.back and renderer.exists(self.back,
                                                           self.where.of("back")) else None
@@ -112,8 +113,14 @@ class Deck:
                 # first; each item's face is that drawing, under its own label.
                 face = render_stamped(renderer, template, items[0], self.size, deck=self)
                 return [replace(face, label=getattr(item, "label", "")) for item in items]
-            return [render_stamped(renderer, template, item, self.size, deck=self)
-                    for item in items]
+            # A copy of an item (`quantity` repeats the one record) is the same face: each
+            # record is drawn once, by identity, as only the same object is surely the same.
+            drawn: dict[int, Face] = {}
+            for item in items:
+                if id(item) not in drawn:
+                    drawn[id(item)] = render_stamped(renderer, template, item, self.size,
+                                                     deck=self)
+            return [drawn[id(item)] for item in items]
 
         def part(start: int) -> Callable[[], Drawn]:
             items = self.items[start:start + PART_ITEMS]

@@ -85,3 +85,29 @@ def test_a_back_that_reads_the_item_is_drawn_per_item(renderer, back):
     for item, face in zip(deck.items, deck.backs):
         assert item.title in face.svg
         assert face.label == item.label
+
+
+def test_the_copies_of_an_item_are_drawn_once_and_equal_items_each(renderer, monkeypatch):
+    """`quantity` repeats the one record: its copies are one drawing. Two records that are
+    merely equal are drawn each, and every item keeps its own face in its own place."""
+    one, other = Card("One"), Card("Other")
+    twin = Card("One")  # equal to `one`, but another record
+    items = (one, one, one, other, other, twin)
+    deck = Deck("cards", "Cards", items, Size(63, 88), "own.svg.j2", "shared.svg.j2")
+    drawn = []
+    render = Renderer.render
+
+    def counting(self, template, item, *args, **kwargs):
+        drawn.append((template, item))
+        return render(self, template, item, *args, **kwargs)
+
+    monkeypatch.setattr(Renderer, "render", counting)
+    deck.render(renderer)
+    fronts = [item for template, item in drawn if template == "own.svg.j2"]
+    assert len(fronts) == 3 and fronts[0] is one and fronts[1] is other and fronts[2] is twin
+    assert [face.label for face in deck.fronts] == [item.label for item in items]
+    assert ["One" in face.svg for face in deck.fronts] == [True, True, True, False, False,
+                                                           True]
+    monkeypatch.setattr(Renderer, "render", render)
+    for item, face in zip(items, deck.fronts):
+        assert render_stamped(renderer, "own.svg.j2", item, deck.size, deck=deck) == face
