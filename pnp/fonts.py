@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from . import reads
@@ -158,8 +158,9 @@ class Metrics:
     def width_mm(self, text: str, size_pt: float) -> float:
         return _width_mm(self.face, self.fallback_faces, text, size_pt)
 
-    @property
+    @cached_property
     def fallback_faces(self) -> tuple[FontFace, ...]:
+        """The role's fallback faces (asked for each string measured: looked up once)."""
         return self.table.fallbacks_of(self.face.role)
 
     def face_for(self, char: str) -> FontFace:

@@ -27,7 +27,7 @@ from .layout.plans import DocumentInfo, PagePlan, Placement, with_trim_outline
 from .layout.printers import apply_printer
 from .render.renderer import Face, Renderer
 from .load.schema import Where
-from .render.stamps import render_stamped
+from .render.stamps import reads_item, render_stamped
 from .layout.tiling import Tiling, fit_whole, tile_board
 from .units import PAPER_LABELS, PAPERS, PRINTABLE_MARGIN_MM, Rect, Size
 
@@ -101,7 +101,9 @@ class Deck:
     def parts(self, renderer: Renderer, paper: str | None = None,
               options: PrintOptions | None = None) -> list[Callable[[], Drawn]]:
         """The faces of every part of about PART_ITEMS items, fronts and backs; each template
-        drawn with the whole deck in view. Given the paper and print options, a deck in
+        drawn with the whole deck in view. A template that cannot read the item (a shared
+        back, pnp.render.stamps.reads_item) is drawn once a part, for its first item, and the
+        copies of an item once a part each. Given the paper and print options, a deck in
         several parts is cut at page boundaries and each part plans its own pages (`planned`),
         so a large deck's pages are planned on every core, and kept with their part."""
         front = self.front if renderer.exists(self.front, self.where.of("front")) else None
@@ -117,10 +119,21 @@ class Deck:
                 self._part_items = -(-PART_ITEMS // per_page) * per_page
 
         def side(template: str | None, items) -> list[Face]:
-            if template:
-                return [render_stamped(renderer, template, item, self.size, deck=self)
-                        for item in items]
-            return [Face("", getattr(item, "label", "")) for item in items]
+            if not template:
+                return [Face("", getattr(item, "label", "")) for item in items]
+            if items and not reads_item(renderer, template):
+                # One drawing for every item (a shared back): drawn and checked once, for the
+                # first; each item's face is that drawing, under its own label.
+                face = render_stamped(renderer, template, items[0], self.size, deck=self)
+                return [replace(face, label=getattr(item, "label", "")) for item in items]
+            # A copy of an item (`quantity` repeats the one record) is the same face: each
+            # record is drawn once, by identity, as only the same object is surely the same.
+            drawn: dict[int, Face] = {}
+            for item in items:
+                if id(item) not in drawn:
+                    drawn[id(item)] = render_stamped(renderer, template, item, self.size,
+                                                     deck=self)
+            return [drawn[id(item)] for item in items]
 
         def part(start: int) -> Callable[[], Drawn]:
             items = self.items[start:start + self._part_items]

@@ -330,7 +330,32 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
     printer profile applied, for the sheet's note. `printable_mm` overrides the layout's
     printable margin (a printer profile's); `texts` gives the longest credit and footer line
     the furniture will carry, so their boxes are long enough at their least size.
+
+    Imposition is pure: a deck's pages are worked out once per process for each set of these
+    arguments (a check imposes each deck for its own pages and again for the cover sheet's
+    count of sheets), and shared, as the frozen Pages they are. A layout whose data cannot
+    be hashed (slots that keep their YAML locations) is imposed afresh each time.
     """
+    key = (count, item, paper_name, layout, bleed_mm, printer, layout_name, printable_mm,
+           tuple(sorted((texts or {}).items())), with_backs)
+    try:
+        hash(key)
+    except TypeError:
+        return _impose(*key[:8], texts, with_backs)
+    return list(_impose_once(*key))
+
+
+@lru_cache(maxsize=256)
+def _impose_once(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_mm: float,
+                 printer: str, layout_name: str, printable_mm: float | None,
+                 texts: tuple[tuple[str, str], ...], with_backs: bool) -> tuple[Page, ...]:
+    return tuple(_impose(count, item, paper_name, layout, bleed_mm, printer, layout_name,
+                         printable_mm, dict(texts), with_backs))
+
+
+def _impose(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_mm: float,
+            printer: str, layout_name: str, printable_mm: float | None,
+            texts: dict[str, str] | None, with_backs: bool) -> list[Page]:
     if layout.kind == "single":
         return _impose_single(count, item, paper_name, layout, bleed_mm, layout_name)
     paper = paper_for(paper_name, layout, item)

@@ -113,8 +113,9 @@ class _TemplateLoader(jinja2.BaseLoader):
             raise jinja2.TemplateNotFound(template, f"{template!r} not found in search "
                                           f"{plural}: {', '.join(map(repr, self.searchpath))}")
         source = data.decode("utf-8")
+        shown = display_path(Path(filename), Path.cwd())
         self.sources[answer] = source
-        self.shown_sources[display_path(Path(filename), Path.cwd())] = source
+        self.shown_sources[shown] = source
         mtime = os.path.getmtime(filename)
 
         def uptodate() -> bool:
@@ -125,7 +126,7 @@ class _TemplateLoader(jinja2.BaseLoader):
             except OSError:
                 return False
 
-        return source, display_path(Path(filename), Path.cwd()), uptodate
+        return source, shown, uptodate
 
 
 class Renderer:

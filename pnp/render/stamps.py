@@ -26,7 +26,7 @@ from typing import Any
 import jinja2
 from markupsafe import escape
 
-from ..cache.jinja import reads_name
+from ..cache.jinja import reads_name, template_reads
 from .renderer import Face, Renderer, _number
 from ..units import Size
 
@@ -43,6 +43,7 @@ STAMP_FONT_MM = 1.8  # 5.1 pt: the least a stamp prints at (pnp.render.safety)
 STAMP_PIECE_MM = 20
 
 _templates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_items: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # reads_item, per renderer
 
 
 def plain(value: Any) -> Any:
@@ -82,6 +83,33 @@ def _source_facts(env: jinja2.Environment, source: str) -> tuple[str, bool]:
     if digest not in _FACTS:
         _FACTS[digest] = (digest, reads_name(env, source, "card"))
     return _FACTS[digest]
+
+
+def reads_item(renderer: Renderer, template: str) -> bool:
+    """Whether a face `template` draws can depend on its item: the template, or one it
+    includes, imports or extends, loads the name `card` anywhere (a template named by an
+    expression, or one that cannot be read, counts as one that does). A face that cannot is
+    the same drawing for every item of its deck (cached per renderer, as the facts are)."""
+    known = _items.setdefault(renderer, {})
+    if template not in known:
+        # Its own reading of `card` is known already (its stamp needs it): what it includes
+        # is looked through only for a template that does not read it itself.
+        known[template] = _template_facts(renderer, template)[1] or \
+            _reads_item(renderer.env, template, set())
+    return known[template]
+
+
+def _reads_item(env: jinja2.Environment, template: str, seen: set[str]) -> bool:
+    if template in seen:
+        return False  # already being looked through
+    seen.add(template)
+    try:
+        source = env.loader.get_source(env, template)[0]
+        names, referenced = template_reads(env, source)
+    except (jinja2.TemplateError, OSError, UnicodeDecodeError):
+        return True
+    return "card" in names or any(name is None or _reads_item(env, name, seen)
+                                  for name in referenced)
 
 
 def compute_stamp(renderer: Renderer, template: str, item: Any) -> str:
@@ -156,4 +184,4 @@ def add_stamp(svg: str, stamp: str, size: Size, round_piece: bool = False) -> st
     return svg[:end] + element + "\n" + svg[end:]
 
 
-__all__ = ["compute_stamp", "render_stamped", "add_stamp", "plain", "stamps_enabled"]
+__all__ = ["compute_stamp", "reads_item", "render_stamped", "add_stamp", "plain", "stamps_enabled"]

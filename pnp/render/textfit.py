@@ -433,7 +433,41 @@ def fit_text(text: str, font: Metrics, width_mm: float, height_mm: float, size_p
              min_pt: float, leading: float = 1.2, align: str = "left",
              language: str = DEFAULT_LANGUAGE) -> Fit:
     """The largest size from `size_pt` down to `min_pt` at which `text` fits the box;
-    `language` (a code such as 'de' or 'en_US') chooses the hyphenation patterns."""
+    `language` (a code such as 'de' or 'en_US') chooses the hyphenation patterns.
+
+    A deck's cards share much of their text (titles, rules lines, copies of a card): a fit
+    is worked out once per process for each set of these arguments, the font by its identity
+    (the measured face, whose widths a Fit is made from; measuring a font again makes a new
+    one). A Fit is immutable, so the one answer serves every caller."""
+    return _fit_once(text, _Same(font), width_mm, height_mm, size_pt, min_pt, leading, align,
+                     language)
+
+
+class _Same:
+    """An argument compared by identity: the same object, not an equal one (Metrics holds a
+    dict, so it has no hash of its own). Kept in a cache's key, it keeps its object alive,
+    so no other object can take its id meanwhile."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+
+@lru_cache(maxsize=8192)
+def _fit_once(text: str, same: _Same, width_mm: float, height_mm: float, size_pt: float,
+              min_pt: float, leading: float, align: str, language: str) -> Fit:
+    return _fit(text, same.value, width_mm, height_mm, size_pt, min_pt, leading, align, language)
+
+
+def _fit(text: str, font: Metrics, width_mm: float, height_mm: float, size_pt: float,
+         min_pt: float, leading: float, align: str, language: str) -> Fit:
     vertical = (font.ascent, font.descent)
     size = size_pt
     while True:

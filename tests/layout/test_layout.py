@@ -182,3 +182,29 @@ def test_imposition_keeps_every_item_once_without_overlaps(count, item, paper):
                 inside_x = r.x_mm + 1e-9 < mark.x1_mm < r.right_mm - 1e-9
                 inside_y = r.y_mm + 1e-9 < mark.y1_mm < r.bottom_mm - 1e-9
                 assert not (inside_x and inside_y), "a crop mark starts on a card"
+
+
+def test_imposition_is_kept_per_set_of_arguments_and_handed_out_as_a_new_list():
+    """A deck imposed twice alike shares its pages; any argument that differs imposes anew,
+    and a caller changing its list changes no one else's."""
+    from dataclasses import replace
+
+    from pnp.layout.impose import SlotSpec
+    from pnp.load.schema import Where
+
+    first, again = impose(20, POKER, "letter", HOME), impose(20, POKER, "letter", HOME)
+    assert again == first and again is not first
+    again.clear()
+    assert impose(20, POKER, "letter", HOME) == first
+    assert len(impose(30, POKER, "letter", HOME)) > len(first)
+    assert impose(20, POKER, "a4", HOME)[0].paper != first[0].paper
+    assert impose(20, POKER, "letter", HOME, bleed_mm=3) != first
+    texts = {"footer": "Game · Cards · sheet 3/3 · fronts and backs · layout home"}
+    assert impose(20, POKER, "letter", HOME, texts=texts) == \
+        impose(20, POKER, "letter", HOME, texts=dict(texts))
+    # A layout holding its YAML locations (a dict) cannot be a key: it is imposed each time.
+    slots = tuple(SlotSpec(10 + 70 * k, 10, where=Where(fields={"x_mm": None}))
+                  for k in range(2))
+    placed = replace(HOME, kind="slots", slots=slots)
+    assert [len(page.slots) for page in impose(3, POKER, "letter", placed)
+            if page.side == "front"] == [2, 1]

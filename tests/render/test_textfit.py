@@ -77,3 +77,27 @@ def test_centred_lines_are_centred():
 def test_missing_glyphs_are_reported():
     assert BODY.missing("Bank 漢") == ["漢"]
     assert BODY.missing("Savings & Loan, 50%: €") == []
+
+
+def test_a_fit_is_kept_per_text_box_and_font_never_shared_across_them():
+    """Fits are kept once per set of arguments: cards with the same text share one; another
+    text, box, size or font gets its own."""
+    import dataclasses
+
+    from pnp.render.textfit import _fit
+
+    args = ("Draw two cards, then discard one of them.", BODY, 30, 20, 10, 7)
+    first, again = fit_text(*args), fit_text(*args)
+    assert again is first
+    assert first == _fit(*args, 1.2, "left", "en_US")
+    other = fit_text("Draw a card.", *args[1:])
+    assert other != first and other.lines[0][0].text == "Draw a card."
+    narrow = fit_text(args[0], BODY, 12, 20, 10, 7)
+    assert narrow != first and len(narrow.lines) > len(first.lines)
+    assert fit_text(*args[:4], 9, 7) != first  # another preferred size
+    assert fit_text(*args, align="center") != first
+    # Another face, or the same face measured again (a new Metrics), has fits of its own.
+    bold = fit_text(args[0], metrics("bold"), *args[2:])
+    assert bold != first and bold.lines[0][0].width_mm > first.lines[0][0].width_mm
+    again_measured = dataclasses.replace(BODY)
+    assert fit_text(args[0], again_measured, *args[2:]) is not first
