@@ -98,7 +98,8 @@ def pack(decks: list[KitDeck], paper: Size, layout: SheetLayout, bleed_mm: float
 
     `room_for(blocks)` says whether a sheet so filled leaves room in its margins for the
     sheet's furniture (ruler, notes); when it does not, the sheet is filled again a few
-    millimetres shorter, until it does."""
+    millimetres shorter, until it does, unless that takes more sheets than filling each as
+    full as it goes: then a sheet is shortened only while it holds as many pieces."""
     margin, gap = layout.min_margin_mm, layout.gap_mm
     width = paper.width_mm - 2 * margin
     height = paper.height_mm - 2 * margin
@@ -113,19 +114,41 @@ def pack(decks: list[KitDeck], paper: Size, layout: SheetLayout, bleed_mm: float
     order = sorted(groups, key=lambda s: (-s.width_mm * s.height_mm, -s.height_mm))
     left = {size: list(groups[size]) for size in order}
     between = block_gap_mm(layout, bleed_mm)
+    furnished = _sheets(left, order, paper, margin, width, height, gap, between, room_for)
+    if len(furnished) == 1:
+        return furnished
+    # Shortening a sheet for its ruler and notes can cost a sheet of card: then sheets are
+    # shortened only while they hold as many pieces, and the few left without room go bare.
+    fuller = _sheets(left, order, paper, margin, width, height, gap, between, room_for,
+                     keep_count=True)
+    return fuller if len(fuller) < len(furnished) else furnished
+
+
+def _sheets(left, order, paper: Size, margin: float, width: float, height: float, gap: float,
+            between: float, room_for, keep_count: bool = False) -> list[tuple[Block, ...]]:
+    """Sheet after sheet, each filled a few millimetres shorter until `room_for` its
+    furniture (with `keep_count`, only while it still holds as many pieces)."""
+    left = {size: list(pieces) for size, pieces in left.items()}
     sheets = []
     while any(left.values()):
+        full = {size: list(pieces) for size, pieces in left.items()}
+        most = _fill(full, order, paper, margin, width, height, gap, between)
         for shorter in range(0, int(height / 2), SHORTEN_MM):
             trial = {size: list(pieces) for size, pieces in left.items()}
             blocks = _fill(trial, order, paper, margin, width, height - shorter, gap, between)
-            if blocks and room_for(blocks):
+            if keep_count and _held(blocks) < _held(most):
                 break
-        else:  # no height leaves room: the sheet goes without its furniture
-            trial = {size: list(pieces) for size, pieces in left.items()}
-            blocks = _fill(trial, order, paper, margin, width, height, gap, between)
-        left = trial
-        sheets.append(blocks)
+            if blocks and room_for(blocks):
+                most, full = blocks, trial
+                break
+        # else: no height leaves room: the sheet goes without its furniture
+        left = full
+        sheets.append(most)
     return sheets
+
+
+def _held(blocks: tuple[Block, ...]) -> int:
+    return sum(len(block.pieces) for block in blocks)
 
 
 SHORTEN_MM = 3  # how much shorter a sheet is filled again when its furniture does not fit
