@@ -30,8 +30,8 @@ from .expressions import names_used, sandbox
 from ..findings import NOWHERE, Findings, Location
 from .manifest import (NAME, RESERVED, RESERVED_FIELDS, SHEET_NAME, BoardSpec, DeckSpec,
                        FieldReader, FieldSpec, Manifest, PageSpec, RecordType, labelled,
-                       name_problem, read_size, record_class_name, record_type)
-from .schema import INVALID, Image, Where, suggest, validate, validate_items
+                       TableSpec, name_problem, read_size, record_class_name, record_type)
+from .schema import INVALID, Image, Where, suggest, validate, validate_entries, validate_items
 from .spreadsheet import SPREADSHEET_SUFFIXES, load_spreadsheet
 from ..units import Size
 
@@ -294,10 +294,15 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
     each), when it is given; the result is the same."""
     loader = _Loader(folder, shown, findings)
     game_file = folder / GAME_FILE
-    info = validate(load_document(game_file, shown(game_file), findings), Manifest, "",
-                    findings)
+    # One table's, deck's, board's or page's spec with an error is left out of the manifest
+    # (the game is then only checked, never drawn); the others are read as ever.
+    info, left_out = validate_entries(load_document(game_file, shown(game_file), findings),
+                                      Manifest, "", findings,
+                                      (TableSpec, DeckSpec, BoardSpec, PageSpec))
     if info is INVALID or edition_problem(info, lang, findings):
         return None
+    # Only the errors of the entries left out let the game be read on (and then only checked).
+    known_errors = sum(left_out.values())
     game = Game(info, folder)
     translator = None
     if lang and lang != info.languages[0]:
@@ -327,11 +332,12 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
                     findings.error("manifest-name", where, f"'{name}' names both a {other} "
                                    f"and a {what}", field=kind, hint="give each its own name")
                 seen[(space, name)] = what
-    if findings.errors:
+    if len(findings.errors) > known_errors:
         return None
     types: dict[str, RecordType] = {}
     # A table or deck whose declaration has an error is not read; the others are.
-    undeclared: set[str] = set()
+    undeclared: set[str] = {entry.split(".", 1)[1] for entry in left_out
+                            if entry.split(".", 1)[0] in ("data", "decks")}
     for name, table in info.data.items():
         before = len(findings.errors)
         fields = _shared_fields(table.fields, info, findings, loader.game_shown)
@@ -540,10 +546,10 @@ def _keys(info: Manifest, game: Game, types: dict[str, RecordType], findings: Fi
     keys: dict[str, set | None] = {}
     specs = {**info.data, **info.decks}
     for name, value in game.parts.items():
-        key = specs[name].key
-        if name not in types:
+        if name not in types or name not in specs:
             keys[name] = None  # its declaration has an error: its keys are unknown
             continue
+        key = specs[name].key
         if types[name].fields.get(key) is None:
             continue
         if value is INVALID or name in damaged:

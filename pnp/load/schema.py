@@ -105,10 +105,13 @@ def _shown(text: str) -> str:
 class Validator:
     """Structures one document's nodes into model objects, collecting findings."""
 
-    def __init__(self, shown: str, findings: Findings):
+    def __init__(self, shown: str, findings: Findings, separable: tuple[type, ...] = ()):
         self.shown = shown
         self.findings = findings
         self._item: _Named | None = None  # the list item being read
+        # A mapping of these (a manifest's decks) loses an entry with an error, not its use.
+        self.separable = separable
+        self.left_out: dict[str, int] = {}  # the paths of the entries it lost: their errors
 
     def error(self, rule: str, node: Node, path: str, message: str, hint: str = "") -> Any:
         subject = ""
@@ -280,7 +283,12 @@ class Validator:
             if key_kind is IconName and not ICON_NAME.fullmatch(key.value):
                 values[key.value] = self._bad_icon_name(key, path)
                 continue
+            before = len(self.findings.errors)
             values[key.value] = self.structure(value, item, _join(path, key.value))
+            if values[key.value] is INVALID and item in self.separable:
+                self.left_out[_join(path, key.value)] = len(self.findings.errors) - before
+        if item in self.separable:
+            return {key: v for key, v in values.items() if v is not INVALID}
         return INVALID if any(v is INVALID for v in values.values()) else values
 
     def _bad_icon_name(self, key: ScalarNode, path: str) -> Any:
@@ -397,6 +405,18 @@ def validate(document, hint: Any, path: str, findings: Findings) -> Any:
     if document.root is None:
         return INVALID
     return Validator(document.shown, findings).structure(document.root, hint, path)
+
+
+def validate_entries(document, hint: Any, path: str, findings: Findings,
+                     separable: tuple[type, ...]) -> tuple[Any, dict[str, int]]:
+    """`validate`, but an entry with an error in a mapping of `separable` values (one deck's
+    spec among a manifest's decks) is left out rather than making the whole document
+    unusable: the other entries are still read and checked. Returns the value and the path of
+    each entry left out, with the number of errors it had."""
+    if document.root is None:
+        return INVALID, {}
+    validator = Validator(document.shown, findings, separable)
+    return validator.structure(document.root, hint, path), validator.left_out
 
 
 def validate_items(document, item: Any, path: str, findings: Findings

@@ -4,6 +4,8 @@ others, so one check lists everything there is to fix."""
 from __future__ import annotations
 
 import shutil
+
+import pytest
 from pathlib import Path
 
 from conftest import TESTS, edit
@@ -171,3 +173,29 @@ def test_a_schema_error_in_the_data_does_not_hide_a_sheet_size_error(tmp_path, r
     assert any(line.startswith("content/ledger/game.yaml:") and "size" in line
                for line in errors), result.err
     assert len(errors) == 2, result.err
+
+
+@pytest.mark.parametrize(("old", "new", "rule"), [
+    ("    size: poker\n", "    size: poker\n    stock: cardboard\n", "schema-choice"),
+    ("    size: poker\n", "    size: poker\n    corner_radius_mm: lots\n", "schema-type"),
+    ("    size: poker\n", "    size: poker\n    sise: tarot\n", None),  # a warning only
+], ids=["choice", "number", "unknown-key"])
+def test_an_error_in_one_decks_spec_in_the_manifest_hides_no_other(tmp_path, run, monkeypatch,
+                                                                   old, new, rule):
+    """A value in one deck's spec in game.yaml that cannot be used: that deck is left out (and
+    the game is only checked), the other decks' and files' findings and the rules still show."""
+    root = ledger_with_references(tmp_path / "p")
+    monkeypatch.chdir(root)
+    edit(Path("content/ledger/game.yaml"), old, new)
+    edit(Path("content/ledger/notes.yaml"), "name: Small note", "name: A far too long note")
+    result = run("check")
+    found = rules_of(result)
+    assert "text-budget" in found and "cheap" in found, result.err
+    if rule:
+        assert rule in found and result.code == 1, result.err
+        game_yaml = [line for line in error_lines(result) if "game.yaml" in line]
+        assert len(game_yaml) == 1 and "decks.cards." in game_yaml[0], result.err
+        assert "ref-unknown" not in found and "manifest-ref" not in found, result.err
+        built = run("build")
+        assert built.code == 1 and "nothing was written" in built.err
+        assert not (root / "output").exists()
