@@ -56,9 +56,8 @@ def _deck(back: str) -> Deck:
     return Deck("cards", "Cards", items, Size(63, 88), "own.svg.j2", back)
 
 
-@pytest.mark.parametrize("back", ["shared.svg.j2", "includes-plain.svg.j2"])
-def test_a_shared_back_is_drawn_once_and_labelled_per_item(renderer, back, monkeypatch):
-    deck = _deck(back)
+def _count_renders(monkeypatch) -> list:
+    """The (template, item) of every face the renderer draws from now on."""
     drawn = []
     render = Renderer.render
 
@@ -67,6 +66,14 @@ def test_a_shared_back_is_drawn_once_and_labelled_per_item(renderer, back, monke
         return render(self, template, item, *args, **kwargs)
 
     monkeypatch.setattr(Renderer, "render", counting)
+    return drawn
+
+
+@pytest.mark.parametrize("back", ["shared.svg.j2", "includes-plain.svg.j2"])
+def test_a_shared_back_is_drawn_once_and_labelled_per_item(renderer, back, monkeypatch):
+    deck = _deck(back)
+    render = Renderer.render
+    drawn = _count_renders(monkeypatch)
     deck.render(renderer)
     assert [t for t, _ in drawn].count(back) == 1
     assert [face.label for face in deck.backs] == [item.label for item in deck.items]
@@ -94,14 +101,8 @@ def test_the_copies_of_an_item_are_drawn_once_and_equal_items_each(renderer, mon
     twin = Card("One")  # equal to `one`, but another record
     items = (one, one, one, other, other, twin)
     deck = Deck("cards", "Cards", items, Size(63, 88), "own.svg.j2", "shared.svg.j2")
-    drawn = []
     render = Renderer.render
-
-    def counting(self, template, item, *args, **kwargs):
-        drawn.append((template, item))
-        return render(self, template, item, *args, **kwargs)
-
-    monkeypatch.setattr(Renderer, "render", counting)
+    drawn = _count_renders(monkeypatch)
     deck.render(renderer)
     fronts = [item for template, item in drawn if template == "own.svg.j2"]
     assert len(fronts) == 3 and fronts[0] is one and fronts[1] is other and fronts[2] is twin
