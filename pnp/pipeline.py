@@ -26,7 +26,7 @@ from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
 from .kit import KitPlan, plan_kit
 from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .layout.printers import PRINTERS_DIR, load_profile
-from .load.model import GAME_FILE, Game, load_game
+from .load.model import GAME_FILE, Game, game_reads, load_game
 from .load.schema import suggest
 from .output import Staging
 from .render.renderer import Renderer
@@ -269,11 +269,11 @@ def _draw_kept(kept: SheetCache | None, key: str | None, listed: reads.Record, i
     """`_draw` part `index` of a sheet drawn in `parts` parts; with `kept`, the result is kept
     under `key`, with what listing the sheet's parts (`listed`) and drawing this one read,
     for the next check given the same values that finds the same files."""
-    with reads.recording() as drawn:
+    with reads.recording() as drawn, game_reads() as from_game:
         work = _draw(sheet, part, parts == 1, renderer, paper, options)
     if kept:
         drawn.update(listed)
-        kept.keep(sheet, index, key, work, drawn)
+        kept.keep(sheet, index, key, work, drawn, from_game)
     return work
 
 

@@ -48,6 +48,8 @@ from . import store
 from .jinja import template_reads
 
 FORMAT = 3
+# What a template may read through `game` that game.yaml (its fonts and icons) holds.
+GAME_YAML_NAMES = frozenset({"info", "icons", "fonts", "language", "folder"})
 PNP_FOLDER = Path(__file__).parent.parent
 # What pickling a value that cannot be written exactly raises.
 UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError, RecursionError)
@@ -136,6 +138,13 @@ class SheetCache:
         self.place = f"{Path(root).resolve()}\0{game_name}\0{paper}"
         self.folder = store.folder("sheets", "cache/sheets.py")
         self._sheets: dict[str, str | None] = {}
+        # Each table and deck read from a file: its file, as loading it recorded the read.
+        game = renderer.env.globals.get("game")
+        info = getattr(game, "info", None)
+        self._part_files: dict[str, str] = {
+            name: str(game.folder / spec.file) for specs in
+            ((info.data, info.decks) if info is not None else ())
+            for name, spec in specs.items() if getattr(spec, "file", None)}
         values = {name: value for name, value in sorted(renderer.env.globals.items())
                   if name != "game" and not callable(value)}
         try:
@@ -203,13 +212,15 @@ class SheetCache:
         except Exception:  # noqa: BLE001 - an unreadable entry only costs the drawing
             return None
 
-    def keep(self, sheet, part: int, key: str, work, record: reads.Record) -> None:
+    def keep(self, sheet, part: int, key: str, work, record: reads.Record,
+             from_game: set[str] | None = None) -> None:
         """Keep a sheet part's result with what its drawing read (`record`); if one of the
-        templates it read names `game`, what loading the game read; if one names `deck`, the
-        whole sheet's digest."""
+        templates it read names `game`, what loading the game read that the drawing could see
+        (`from_game`: the names it read from the game, pnp.load.model.game_reads); if one
+        names `deck`, the whole sheet's digest."""
         names = self._names(record)
         if "game" in names:
-            record.update(self.loaded)
+            record.update(self._seen_in_game(from_game))
         if record.mixed:
             return
         try:
@@ -219,6 +230,22 @@ class SheetCache:
         except UNPICKLABLE:
             return
         store.write(self.folder, self._slot(sheet, part), data)
+
+    def _seen_in_game(self, from_game: set[str] | None) -> reads.Record:
+        """What loading the game read, less the data files of the tables and decks a drawing
+        did not read through `game`, when it read only tables and decks that come each from
+        files of their own, and what game.yaml says (`info`, its icons and fonts). Anything
+        else it read (a deck made from other tables, the parts all at once) keeps every file."""
+        files = self._part_files
+        if from_game is None or not from_game - GAME_YAML_NAMES <= files.keys():
+            return self.loaded
+        seen = {files[name] for name in from_game if name in files}
+        unseen = set(files.values()) - seen
+        kept = reads.Record()
+        kept.reads = {path: answer for path, answer in self.loaded.reads.items()
+                      if path not in unseen}
+        kept.mixed = self.loaded.mixed
+        return kept
 
     def _names(self, record: reads.Record) -> set[str]:
         """The names the templates in `record` read from their context."""

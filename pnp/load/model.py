@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import math
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import jinja2
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -62,6 +63,22 @@ class Withheld(Exception):
         self.name = name
 
 
+_GAME_READS: list[set[str]] = []  # the names read from a game while `game_reads` records
+
+
+@contextmanager
+def game_reads() -> Iterator[set[str]]:
+    """The names read from any game (its tables and decks, `info`, ...) until the block ends:
+    what a template reached through `game`, so that a kept drawing depends on those parts
+    only (pnp.cache.sheets)."""
+    names: set[str] = set()
+    _GAME_READS.append(names)
+    try:
+        yield names
+    finally:
+        _GAME_READS.pop()
+
+
 class Game:
     """A game's validated data: `info` (the manifest), each table and deck by name, and its
     sheets as components (no drawing: pnp.sheets makes the printable sheets from them).
@@ -81,6 +98,12 @@ class Game:
         self.icons: dict[str, dict] = {}  # what `{name}` draws (pnp.load.icons)
         self.language = ""  # the edition's language when it is not the data's own
         self.fonts = BUNDLED  # with the game's own fonts once they are read (pnp.load.fonts)
+
+    def __getattribute__(self, name: str) -> Any:
+        if _GAME_READS and not name.startswith("__"):
+            for names in _GAME_READS:
+                names.add(name)
+        return object.__getattribute__(self, name)
 
     def __getattr__(self, name: str) -> Any:
         parts = self.__dict__.get("parts", {})

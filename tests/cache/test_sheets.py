@@ -76,9 +76,9 @@ def test_a_recheck_draws_only_what_an_edit_touched(project, drawn):
     assert drawn() == set()
     edit(project / "content/downturn/events.yaml", EVENT_TEXT,
          'effect: "Stability +1, and a much longer line of text to fit."')
-    # The board's and the cover sheet's templates read `game` (regions, banks, tracks; every
-    # deck's count): any content edit redraws them.
-    assert drawn() == {"events", "board", "cover"}
+    # The board's template reads the regions, banks and tracks through `game`, and the cover's
+    # the optional rules: neither reads the events, so neither is drawn again.
+    assert drawn() == {"events"}
     assert drawn() == set()
 
 
@@ -102,9 +102,9 @@ def test_what_a_cached_check_hands_on_is_what_a_full_check_does(project, drawn):
     # The manifest: every sheet prints its title and licence.
     (lambda root: edit(root / "content/downturn/game.yaml", "title: Downturn",
                        "title: Downturn Revised"), ALL),
-    # Data only the board reads, through `game` (and the cover, which reads `game` too).
+    # Data only the board reads, through `game`.
     (lambda root: edit(root / "content/downturn/regions.yaml", "max: 8}", "max: 9}"),
-     {"board", "cover"}),
+     {"board"}),
     # The icons' macros, shadowed: the sheets that draw an icon, in their text or their own.
     (lambda root: shadow(root / "templates/common", "icons.svg.j2"),
      {"events", "aids", "board"}),
@@ -175,7 +175,30 @@ def test_game_read_through_an_imported_macro_counts(project, drawn):
          '{% import "count.svg.j2" as count %}<!-- {{ count.regions() }} --></svg>')
     drawn()
     edit(project / "content/downturn/regions.yaml", "max: 8}", "max: 9}")
-    assert drawn() == {"cubes", "board", "cover"}
+    assert drawn() == {"cubes", "board"}
+
+
+def test_a_deck_made_from_other_tables_read_through_game_counts_them_all(project, drawn):
+    """The shares are made from the regions (`each:`): a template that reads them through
+    `game` depends on every file the game was loaded from, the regions' among them."""
+    edit(project / "templates/downturn/cube-front.svg.j2", "</svg>",
+         "<!-- {{ game.shares | length }} --></svg>")
+    drawn()
+    edit(project / "content/downturn/regions.yaml", "max: 8}", "max: 9}")
+    assert "cubes" in drawn()
+
+
+def test_what_a_drawing_reads_through_game_is_what_a_full_check_sees(project, drawn):
+    """Kept drawings that read only some tables through `game` give what a check without the
+    cache gives, after an edit to a table they read and to one they do not."""
+    drawn()
+    for file, old, new in (("regions.yaml", "max: 8}", "max: 7}"),
+                           ("events.yaml", EVENT_TEXT, 'effect: "Stability +2."'),
+                           ("tracks.yaml", "phase: Depression", "phase: Slump")):
+        edit(project / "content/downturn" / file, old, new)
+        cached = check_game(Project(project), "downturn", jobs=1)
+        fresh = check_game(Project(project), "downturn", jobs=1, remember=False)
+        assert handed_on(cached) == handed_on(fresh), file
 
 
 def test_an_unreadable_entry_is_drawn_again(project, drawn):
