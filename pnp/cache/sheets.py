@@ -19,7 +19,9 @@ both of these hold:
   drawn, these are the templates it rendered, included, imported or extended, and each
   folder where a lookup found nothing (a template created since is found now); the art it
   embedded; and, when one of those templates names `game` (through which a template can
-  reach the whole model), every file the game was loaded from. When one names `deck` (every
+  reach the whole model), the files the game was loaded from, less the data files of the
+  tables and decks the drawing did not read through it (pnp.load.model.game_reads records
+  what it read; a deck made from other tables keeps every file). When one names `deck` (every
   item of the deck), the whole deck's digest is kept too, and must still match.
 
 Nothing is kept from a drawing whose record is mixed (a file that changed between two of
