@@ -292,16 +292,14 @@ def _checked(args):
     if getattr(args, "save", None) is not None and not args.save.strip():
         raise UsageError("--save names no profile; give the printer's name, e.g. --save office")
     base = getattr(args, "base_url", None)
-    if base is not None:
-        parts = urlsplit(base) if _parses(base) else None
-        if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-            raise UsageError(f"--base-url {terminal_safe(base[:80])!r} is not an http:// or https:// "
-                             "address; give the folder where the images are uploaded, e.g. "
-                             "https://example.org/my-game/")
+    if base is not None and not _http_address(base):
+        raise UsageError(f"--base-url {terminal_safe(base[:80])!r} is not an http:// or "
+                         "https:// address; give the folder where the images are uploaded, "
+                         "e.g. https://example.org/my-game/")
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch and not (epoch.isdigit() and int(epoch) <= MAX_DATE_EPOCH):
-        raise UsageError(f"SOURCE_DATE_EPOCH={terminal_safe(epoch[:40])!r} is not a whole number of "
-                         "seconds since 1970 up to the year 9999; set it to one (e.g. "
+        raise UsageError(f"SOURCE_DATE_EPOCH={terminal_safe(epoch[:40])!r} is not a whole "
+                         "number of seconds since 1970 up to the year 9999; set it to one (e.g. "
                          "$(git log -1 --format=%ct)), or unset it")
     return args
 
@@ -310,12 +308,14 @@ def _checked(args):
 MAX_DATE_EPOCH = 253_402_300_799
 
 
-def _parses(url: str) -> bool:
+def _http_address(url: str) -> bool:
+    """Whether `url` is a whole http:// or https:// address (a bad port or bracket is not)."""
     try:
-        urlsplit(url).port  # noqa: B018 - a bad port or bracket raises here
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a bad port
     except ValueError:
         return False
-    return True
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
 def _outside_line(exc: BaseException) -> str:
@@ -435,15 +435,14 @@ def _build(project: Project, args, names: list[str], findings: Findings,
         records = HeldWrites(staging)
 
         def record_game(checked) -> None:
-            from .history.record import git_head, record_build  # loaded while the workers draw
+            from .history.record import record_build  # loaded while the workers draw
 
             record_faces(checked, out_dir, records)
             # The history is the game's own edition's: a reprint or diff of it compares
             # like with like.
             if record and not getattr(checked.game, "language", ""):
-                head = git_head(project.root)
-                answers.asked_git(project.root, head)
-                record_build(checked, out_dir, records, paper=args.paper, git=head)
+                record_build(checked, out_dir, records, paper=args.paper,
+                             git=answers.git_head(project.root))
 
         # A game's faces are recorded while its PDFs are drawn: they are known from the check.
         written = [path for checked, decks in plan

@@ -364,6 +364,12 @@ class _DeckPages:
         self.deck, self.paper, self.options, self.layout = deck, paper, options, layout
         self.pages, self.sheets, self.edge_mm = pages, sheets, edge_mm
         self._fixed: dict = {}
+        if options.ink_saver:
+            from .render.inksaver import save_ink  # its XML reader loads only when asked for
+
+            self._ink = save_ink
+        else:
+            self._ink = lambda svg: svg
         # Each page with pieces by its first item, to find a part's pages without a scan.
         self._firsts = sorted((min(slot.index for slot in page.slots),
                                max(slot.index for slot in page.slots), number)
@@ -404,13 +410,6 @@ class _DeckPages:
 
     def plan_page(self, renderer: Renderer, page, fronts: list[Face], backs: list[Face]
                   ) -> PagePlan:
-        if self.options.ink_saver:
-            from .render.inksaver import save_ink  # its XML reader loads only when asked for
-
-            ink = save_ink
-        else:
-            ink = lambda svg: svg  # noqa: E731
-
         def draw(part: str) -> str:
             return renderer.render(FURNITURE_TEMPLATE, None, expect=page.paper, part=part,
                                    page=page, deck=self.deck, sheet_title=self.deck.title,
@@ -427,8 +426,8 @@ class _DeckPages:
         # The fixed furniture repeats on every page of a side, so it is placed like a
         # shared back and drawn once per document.
         placements = (Placement(0, 0, furniture["fixed"]), *(
-            Placement.for_slot(slot, ink((fronts if slot.face == "front" else
-                                          backs)[slot.index].svg))
+            Placement.for_slot(slot, self._ink((fronts if slot.face == "front" else
+                                                backs)[slot.index].svg))
             for slot in page.slots))
         return PagePlan(page.paper, page.trim, furniture["page"], placements,
                         bleed=page.bleed, side=page.side, notices=page.notices)

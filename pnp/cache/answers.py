@@ -19,7 +19,7 @@ A check's answer is kept when it finishes (findings and all). A build's answer i
 same build prints when it runs again: every PDF unchanged, so its `wrote` lines gone and its
 summary "0 PDFs ...; N unchanged" (a build that wrote says so, `again`); it holds while its
 output folder holds exactly the files that build left there. A build records the commit the
-project is at in its history, so the commit asked of git is part of its answer too (`asked`).
+project is at in its history, so the commit asked of git is part of its answer too (`git_head`).
 The time a run prints is its own (`elapsed`): a remembered answer prints the time it took.
 `--no-cache` runs everything and keeps nothing; so does a run during which a file it read
 changed (its record is mixed).
@@ -196,15 +196,16 @@ def elapsed_again() -> str:
     return ELAPSED
 
 
-def asked_git(root: str | os.PathLike, head: str) -> None:
-    """The running command asked git which commit `root` is at and was told `head` (''
-    outside git); it is asked again before the answer is given again."""
+def git_head(root: str | os.PathLike) -> str:
+    """The commit the project at `root` is at, as git names it ('' outside git), for a
+    build's history; the running command's answer holds only while git names the same."""
+    head = _git_head(os.fspath(root))
     if _RUN is not None:
         _RUN.git[os.path.abspath(root)] = head
+    return head
 
 
 def _git_head(root: str) -> str:
-    """As pnp.history.record.git_head asks it, without loading the history."""
     import subprocess
 
     try:
@@ -234,4 +235,4 @@ def _write(run: _Run, record: reads.Record, stdout: str, stderr: str) -> None:
         pass  # not kept: the next run only takes longer
 
 
-__all__ = ["replay", "remembering", "keep", "elapsed", "elapsed_again", "asked_git"]
+__all__ = ["replay", "remembering", "keep", "elapsed", "elapsed_again", "git_head"]

@@ -13,8 +13,8 @@ own, `<kind>-<16 hex digits>`, the digits a digest of everything that shapes the
 any of them starts afresh in a new folder, and the old one is pruned away. Entries are files
 named by the SHA-256 of their key, written to a temporary file then renamed, so a reader
 never sees half a value; each holds its value after a mark and the value's SHA-256, so an
-entry damaged since (truncated, a byte changed) is read as no entry, never as another value. Reading an entry sets its time to now, so "oldest" means least
-recently used.
+entry damaged since (truncated, a byte changed) is read as no entry, never as another value.
+Reading an entry sets its time to now, so "oldest" means least recently used.
 
 Every kind is capped (MAX_BYTES, DEFAULT_MAX_BYTES for any other) and so is the whole store
 (STORE_MAX_BYTES). A check prunes the store at its end, at most once every PRUNE_EVERY_S:

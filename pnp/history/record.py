@@ -293,14 +293,5 @@ def git_snapshot(project, name: str, ref: str, paper: str, builds: list[int]) ->
         return snapshot_of(checked, f"git {ref} ({sha[:7]})")
 
 
-def git_head(root: Path) -> str:
-    """The commit the project is at, for the record; '' outside git."""
-    try:
-        done = _git(root, "rev-parse", "--short", "HEAD")
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout.decode().strip() if done.returncode == 0 else ""
-
-
 __all__ = ["FaceRecord", "Snapshot", "NoBaseline", "snapshot_of", "record_build", "load_build",
-           "baseline", "build_numbers", "git_head", "read_record", "record_path"]
+           "baseline", "build_numbers", "read_record", "record_path"]

@@ -283,9 +283,12 @@ class Validator:
             if key_kind is IconName and not ICON_NAME.fullmatch(key.value):
                 values[key.value] = self._bad_icon_name(key, path)
                 continue
+            if item not in self.separable:
+                values[key.value] = self.structure(value, item, _join(path, key.value))
+                continue
             before = len(self.findings.errors)
             values[key.value] = self.structure(value, item, _join(path, key.value))
-            if values[key.value] is INVALID and item in self.separable:
+            if values[key.value] is INVALID:
                 self.left_out[_join(path, key.value)] = len(self.findings.errors) - before
         if item in self.separable:
             return {key: v for key, v in values.items() if v is not INVALID}
