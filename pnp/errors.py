@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .findings import cap_words, display_path
 
-EXIT_ERRORS = 1
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2  # clean; content or build errors; usage
 
 
 class UsageError(Exception):

@@ -49,12 +49,11 @@ from multiprocessing import forkserver
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import reads
-from .fonts import use_fonts
 
 if TYPE_CHECKING:
     from .layout.plans import DocumentInfo, PagePlan
 
-__all__ = ["Job", "Drawing", "Progress", "default_jobs", "run_tasks", "split"]
+__all__ = ["Job", "Drawing", "Progress", "default_jobs", "run_tasks", "split", "start_drawing"]
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
 PRELOAD = ["pnp.workers", "pnp.pdf.draw"]  # what the fork server imports once, for every worker
@@ -108,6 +107,8 @@ def finish_document(parts: list[bytes], plans: list[PagePlan], document: Documen
 def _draw_part(plans: list[PagePlan], document: DocumentInfo | None,
                fonts: tuple[str, ...] = ()) -> bytes:
     """A part's drawing; a PDF drawn in one part (`document` given) is finished here too."""
+    from .fonts import use_fonts  # not loaded by `pnp.cli`, which imports this module first
+
     use_fonts(fonts)  # a worker may draw for several games: each adds its own fonts
     drawn = draw_pages(plans)
     return drawn if document is None else finish_document([drawn], plans, document)
@@ -228,6 +229,14 @@ def _run_task(number: int) -> tuple[object, dict[str, str], bool]:
     with reads.recording() as record:
         result = _TASKS[number]()
     return result, record.reads, record.mixed
+
+
+def start_drawing() -> None:
+    """Start the fork server now, so it loads the drawing libraries while this process loads
+    pnp's stages and checks the content (pnp.cli calls it before it imports a command that
+    draws); a `Drawing` made later forks its workers from it. Nothing happens where there is
+    no fork server (Windows) or one is running."""
+    _drawing_context()
 
 
 def _drawing_context():

@@ -423,7 +423,7 @@ SLOW_IMPORT = textwrap.dedent("""
 
     class SlowCli(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
-            if name == "pnp.cli":  # as if loading cairo and reportlab took a while
+            if name == MODULE:  # as if loading pnp's stages took a while
                 print("importing", flush=True)
                 time.sleep(30)
             return None
@@ -434,8 +434,12 @@ SLOW_IMPORT = textwrap.dedent("""
 """)
 
 
-def test_ctrl_c_while_pnp_is_loading_prints_no_traceback(tmp_path):
-    child = subprocess.Popen([sys.executable, "-c", SLOW_IMPORT, "list"], cwd=tmp_path,
+@pytest.mark.parametrize("module", ["pnp.cli", "pnp.commands.report"])
+def test_ctrl_c_while_pnp_is_loading_prints_no_traceback(tmp_path, module):
+    """Ctrl-C while the command line's module loads, or the command's (pnp.cli imports it once
+    the arguments are parsed)."""
+    code = SLOW_IMPORT.replace("MODULE", repr(module))
+    child = subprocess.Popen([sys.executable, "-c", code, "list"], cwd=tmp_path,
                              env={**os.environ, "PYTHONPATH": str(REPO)},
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

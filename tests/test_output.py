@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-import pnp.cli
+import pnp.commands.build
 import pnp.workers
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
 
@@ -232,7 +232,7 @@ def test_ctrl_c_after_the_renames_does_not_claim_nothing_changed(project, built,
     def interrupt(*args):
         raise KeyboardInterrupt  # as if Ctrl-C came while the "wrote" lines were printed
 
-    monkeypatch.setattr(pnp.cli, "display_path", interrupt)
+    monkeypatch.setattr(pnp.commands.build, "display_path", interrupt)
     result = run("build", *SHEETS)
     assert result.code == 130
     assert result.lines[-1] == "pnp: interrupted after its files were written in full"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-import pnp.cli
+import pnp.commands.build
 import pnp.pipeline
 import pnp.workers
 from conftest import BASELINE_SHEETS, REPO, edit
@@ -127,7 +127,7 @@ def test_j_then_pnp_jobs_sets_the_processes(project, run, monkeypatch, jobs_env,
         asked.append(("check", workers))
         return run_tasks(tasks, 1)
 
-    monkeypatch.setattr(pnp.cli, "Drawing", Noted)
+    monkeypatch.setattr(pnp.commands.build, "Drawing", Noted)
     monkeypatch.setattr(pnp.pipeline, "run_tasks", noted_tasks)
     monkeypatch.setenv("PNP_JOBS", jobs_env)
     result = run("build", "--sheets", "banks", "--no-cache", *argv)

@@ -7,7 +7,7 @@ is current). After that, each burst of saves (an editor writing a file in severa
 again, its findings printed, and only the PDFs whose inputs changed are drawn and written;
 with `--proof` the proof gallery is written again too, and served on loopback by
 pnp.watch.liveserver, where an open gallery reloads itself after every round (`pnp watch` in
-pnp.cli starts that server and tells it when a round is done).
+pnp.commands.build starts that server and tells it when a round is done).
 A content mistake is reported and the watch goes on; the next save that fixes it builds.
 
 File events come from watchfiles (the operating system's notifications, not polling); editor

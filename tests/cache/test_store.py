@@ -129,7 +129,7 @@ def test_deleting_the_cache_is_always_safe(project, run, user_cache, when, monke
             shutil.rmtree(user_cache)  # by hand: this process still knows its folders
             return real(*args, **kwargs)
 
-        monkeypatch.setattr("pnp.cli.check_game", removed_meanwhile)
+        monkeypatch.setattr("pnp.pipeline.check_game", removed_meanwhile)
     else:
         shutil.rmtree(user_cache)
     events = project / "content/downturn/events.yaml"

@@ -1,0 +1,239 @@
+"""`pnp build`, `plan` and `watch`: the check, then the PDFs drawn by the workers and written
+all at once (pnp.output), with a reprint of what changed and the whole kit when asked."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+from ..cache import answers
+from ..errors import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError
+from ..findings import Findings, display_path
+from ..fonts import own_font_files
+from ..output import HeldWrites, remove_stale_staging, staged_output
+from ..pipeline import Project, build_game, select_sheets
+from ..progress import Progress
+from ..workers import Drawing, default_jobs
+from . import check_with, failed, game_names, print_findings, tally
+from .report import cmd_proof
+
+def cmd_build(args) -> int:
+    project = Project(args.root)
+    names, findings = game_names(project, args)
+    wanted = None if args.sheets.strip() == "all" else [
+        s.strip() for s in args.sheets.split(",") if s.strip()]
+    # Worker processes start loading the drawing libraries now, while the content is checked.
+    with Drawing(args.jobs or default_jobs()) as drawing:
+        return _build(project, args, names, findings, wanted, drawing)
+
+def _build(project: Project, args, names: list[str], findings: Findings,
+           wanted: list[str] | None, drawing: Drawing) -> int:
+    from ..export.proof import record_faces
+
+    checked_games, found = check_with(project, names, args, remember=args.cache)
+    findings.extend(found)
+    print_findings(findings)
+    if failed(findings, args.strict):
+        print(f"pnp build: {tally(findings)}; nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
+    plan = []
+    unknown: set[str] = set(wanted or [])
+    for checked in checked_games:
+        decks, missing = select_sheets(checked, wanted)
+        unknown &= set(missing)
+        plan.append((checked, decks))
+    if unknown:
+        known = sorted({sheet.name for c in checked_games for sheet in c.sheets})
+        raise UsageError(f"no sheet named {', '.join(sorted(unknown))}; "
+                         f"sheets: {', '.join(known)} or all")
+    reprint, since = getattr(args, "reprint", False), getattr(args, "since", None)
+    if since and not reprint:
+        raise UsageError("--since is for --reprint (or 'pnp diff --since')")
+    # `pnp build` records its faces in the history; `pnp watch`, rebuilding on every save, not.
+    record = args.command == "build"
+    out_dir = args.out or project.root / "output"
+    for checked, _ in plan:
+        remove_stale_staging(out_dir / checked.name)
+    baselines = _reprint_baselines(project, plan, out_dir, args) if reprint else {}
+    started = time.perf_counter()
+    with staged_output() as staging, Progress("pnp build") as progress:
+        records = HeldWrites(staging)
+
+        def record_game(checked) -> None:
+            from ..history.record import record_build  # loaded while the workers draw
+
+            record_faces(checked, out_dir, records)
+            # The history is the game's own edition's: a reprint or diff of it compares
+            # like with like.
+            if record and not getattr(checked.game, "language", ""):
+                record_build(checked, out_dir, records, paper=args.paper,
+                             git=answers.git_head(project.root))
+
+        # A game's faces are recorded while its PDFs are drawn: they are known from the check.
+        written = [path for checked, decks in plan
+                   for path in build_game(checked, decks, out_dir, staging, drawing,
+                                          cache=args.cache, progress=progress.update,
+                                          meanwhile=partial(record_game, checked))]
+        records.stage()
+        reprints = _write_reprints(plan, baselines, out_dir, staging, args.paper)
+        kits = _write_kits([c for c, _ in plan], out_dir, staging, drawing, progress.update) \
+            if getattr(args, "plan", False) else []
+    for checked, _ in plan:  # an earlier reprint is out of date once nothing needs one
+        stale = out_dir / checked.name / f"reprint-{args.paper}.pdf"
+        if checked.name in baselines and stale not in reprints:
+            stale.unlink(missing_ok=True)
+    elapsed = time.perf_counter() - started
+    total = sum(len(checked.outputs.get(sheet.name, [])) for checked, decks in plan
+                for sheet in decks)
+    unchanged = total - len(written)
+    written += reprints
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    _print_kits(kits)
+    print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in "
+          f"{answers.elapsed(elapsed)}" + (f"; {unchanged} unchanged" if unchanged else ""),
+          file=sys.stderr)
+    if args.cache and not reprint and not baselines and not kits:
+        # The same build again writes nothing: what it prints then is remembered now.
+        answers.keep(EXIT_OK, out_dir, again=f"pnp build: 0 PDFs in {answers.elapsed_again()}"
+                     + (f"; {total} unchanged" if total else "") if written else None)
+    return EXIT_OK
+
+def _reprint_baselines(project: Project, plan, out_dir: Path, args) -> dict:
+    """What each game's reprint compares with; a game with nothing to compare with is told
+    so in one line and is built in full without a reprint."""
+    from ..history.record import NoBaseline, baseline
+
+    found = {}
+    for checked, _ in plan:
+        try:
+            found[checked.name] = baseline(project, checked.name, out_dir, args.since,
+                                           args.paper)
+        except NoBaseline as exc:
+            print(f"pnp build: no reprint for {checked.name}: {exc}", file=sys.stderr)
+    return found
+
+def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -> list[Path]:
+    if not baselines:  # no reprint asked for (nor its modules loaded)
+        return []
+    from ..history.diff import compare, summary
+    from ..history.record import snapshot_of
+    from ..history.reprint import write_reprint
+
+    written = []
+    for checked, _ in plan:
+        old = baselines.get(checked.name)
+        if old is None:
+            continue
+        changes = compare(old, snapshot_of(checked))
+        made = write_reprint(checked, changes, old.description, out_dir, staging, paper)
+        if made is None:
+            print(f"pnp build: {checked.name}: nothing changed since {old.description}; "
+                  "no reprint needed", file=sys.stderr)
+            continue
+        path, cards = made
+        print(f"pnp build: {checked.name}: reprint of {cards} card{'s' * (cards != 1)} "
+              f"changed since {old.description} ({summary(changes)})", file=sys.stderr)
+        written.append(path)
+    return written
+
+def cmd_plan(args) -> int:
+    project = Project(args.root)
+    names, findings = game_names(project, args)
+    args.plan = True
+    with Drawing(args.jobs or default_jobs()) as drawing:
+        checked_games, found = check_with(project, names, args)
+        findings.extend(found)
+        print_findings(findings)
+        if failed(findings, args.strict):
+            print(f"pnp plan: {tally(findings)}; nothing was written", file=sys.stderr)
+            return EXIT_ERRORS
+        out_dir = args.out or project.root / "output"
+        with staged_output() as staging, Progress("pnp plan") as progress:
+            kits = _write_kits(checked_games, out_dir, staging, drawing, progress.update)
+    _print_kits(kits)
+    return EXIT_OK
+
+def _write_kits(checked_games, out_dir: Path, staging, drawing: Drawing, progress) -> list:
+    """Stage each game's kit PDF; (game, kit, path) of each."""
+    from ..workers import Job
+
+    kits = [(c.name, c.kit, out_dir / c.name / c.kit.output.file_name)
+            for c in checked_games if c.kit is not None]
+    fonts = {c.name: own_font_files(c.game.fonts) for c in checked_games if c.game is not None}
+    drawn = drawing.draw([Job(kit.output.file_name, kit.output.plans, kit.output.document,
+                              fonts.get(name, ())) for name, kit, _ in kits], progress)
+    for (_, _, path), data in zip(kits, drawn):
+        staging.write(path, data)
+    return kits
+
+def _print_kits(kits: list) -> None:
+    """Each kit's summary: its PDF, sheets per stock, cuts, and the ink measured on its pages."""
+    if not kits:  # nothing to measure: this process need not load the drawing libraries
+        return
+    from ..kit import kit_summary
+    from ..pdf.ink import ink_coverage, rated_pages
+
+    for name, kit, path in kits:
+        for line in kit_summary(name, kit, display_path(path, Path.cwd())):
+            print(line)
+        coverage = ink_coverage(kit.output.plans)
+        print(f"  ink: {100 * sum(coverage) / len(coverage):.0f}% of the page area on average,"
+              f" as much as {rated_pages(coverage):.0f} pages at the 5% coverage cartridge "
+              "yields are rated at")
+
+def cmd_watch(args) -> int:
+    from ..watch.serve import watch_project
+
+    proof_args = argparse.Namespace(**vars(args), card=None, png=False, changed=False,
+                                    dpi=150)
+    project = Project(args.root)
+    names, missing = game_names(project, args)  # no game is an error now, not each round
+    if missing.errors:  # a game named that is not there: say so once, and do not watch
+        print_findings(missing)
+        print(f"pnp watch: {tally(missing)}; nothing to watch", file=sys.stderr)
+        return EXIT_ERRORS
+    if args.port is not None and not args.proof:
+        raise UsageError("--port is for --proof: it serves the proof gallery")
+    live, announce = None, []
+    if args.proof:
+        from ..export.proof import PROOF_DIR
+
+        live = _live_server(args.out or project.root / "output", args.port)
+        announce = [f"pnp watch: proof gallery at {live.url(f'{name}/{PROOF_DIR}/index.html')}"
+                    for name in names]
+
+    def rebuild() -> int:
+        try:
+            code = cmd_build(args)
+            if args.proof:
+                code = max(code, cmd_proof(proof_args))
+                live.finished_round()  # the gallery was written, findings or not
+                for line in announce:
+                    print(line, file=sys.stderr, flush=True)
+                announce.clear()  # once
+            return code
+        except UsageError as exc:
+            print(f"pnp: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+
+    try:
+        return watch_project(args.root, rebuild)
+    finally:
+        if live:
+            live.close()
+
+def _live_server(out_dir: Path, port: int | None):
+    from ..watch.liveserver import LiveServer
+
+    try:
+        return LiveServer(out_dir, port or 0)
+    except OSError as exc:
+        if not port:
+            raise
+        raise UsageError(f"--port {port}: cannot serve the proof gallery there "
+                         f"({exc.strerror or exc}); choose another, or leave --port out "
+                         "for a free one") from None

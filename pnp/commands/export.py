@@ -1,0 +1,92 @@
+"""`pnp export`: each deck for Tabletop Simulator, or for a print shop after a preflight of
+every face against the shop's product."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import EXIT_ERRORS, EXIT_OK, UsageError
+from ..export.printshop import load_shops
+from ..findings import Findings, display_path, terminal_safe
+from ..fonts import own_font_files, use_fonts
+from ..load.schema import suggest
+from ..output import staged_output
+from ..pipeline import Project, select_sheets
+from ..sheets import Deck
+from ..workers import default_jobs
+from . import check_with, failed, game_names, print_findings, tally
+
+def cmd_export(args) -> int:
+    project = Project(args.root)
+    names, findings = game_names(project, args)
+    wanted = None if args.sheets.strip() == "all" else [
+        s.strip() for s in args.sheets.split(",") if s.strip()]
+    shops = load_shops()
+    if args.to == "shop" and args.shop not in shops:
+        raise UsageError(f"no shop named {terminal_safe(args.shop[:40])!r}; " + (
+            suggest(args.shop, shops) or f"shops: {', '.join(sorted(shops))}"))
+    shop = shops[args.shop] if args.to == "shop" else None
+    if shop is not None and shop.colour == "cmyk":
+        from ..export.pdfx import cmyk_profile, ghostscript
+
+        ghostscript(), cmyk_profile()  # before any work: one line naming what to install
+    checked_games, found = check_with(project, names, args)
+    findings.extend(found)
+    games, passed_over = [], []
+    for checked in checked_games:
+        sheets, missing = select_sheets(checked, wanted)
+        if missing:
+            raise UsageError(f"no deck named {', '.join(missing)}")
+        # Boards and whole pages are not exported: board-large.pdf or the page's PDF.
+        games.append((checked, [sheet for sheet in sheets if isinstance(sheet, Deck)]))
+        passed_over += [sheet.name for sheet in sheets if not isinstance(sheet, Deck)]
+    if checked_games and not any(decks for _, decks in games):
+        raise UsageError(f"nothing to export: export --to {args.to} writes decks, and "
+                         f"{', '.join(passed_over) or 'no sheet'} "
+                         f"{'is' if len(passed_over) == 1 else 'are'} not a deck; "
+                         "'pnp build' prints boards and pages")
+    out_dir = args.out or project.root / "output"
+    workers = args.jobs or default_jobs()
+    files: list = []
+    if not failed(findings, args.strict):
+        # The games' own fonts, for drawing here and in the workers forked from here.
+        fonts = tuple(file for checked, _ in games if checked.game is not None
+                      for file in own_font_files(checked.game.fonts))
+        if fonts:
+            use_fonts(fonts)
+        if shop is None:
+            from ..export.tts import export_games
+
+            files = export_games(games, out_dir, args.base_url, workers)
+        else:
+            files = _shop_files(games, shop, found, findings, out_dir, workers, args.strict,
+                                fonts)
+    print_findings(findings)
+    if failed(findings, args.strict):
+        print(f"pnp export: {tally(findings)}; nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
+    written = []
+    with staged_output() as staging:
+        for path, data in files:
+            staging.write(path, data)
+            written.append(path)
+    for path in written:
+        print(f"wrote {display_path(path, Path.cwd())}")
+    print(f"pnp export: {len(written)} files", file=sys.stderr)
+    return EXIT_OK
+
+def _shop_files(games, shop, found: Findings, findings: Findings, out_dir: Path, workers: int,
+                strict: bool, fonts: tuple[str, ...] = ()) -> list:
+    """A shop's files, or none when the preflight finds what the shop would reject."""
+    from ..export.shopfiles import draw_faces, pdf_files, plan_shop, png_files
+
+    preflight = Findings()
+    planned = plan_shop(games, shop, found, preflight)
+    drawn = draw_faces(planned, shop, workers, preflight)  # every face's bleed is reported
+    findings.extend(preflight)
+    if failed(findings, strict):
+        return []
+    if shop.file == "png":
+        return png_files(planned, drawn, shop, out_dir)
+    return pdf_files(planned, shop, workers, out_dir, fonts)
