@@ -55,8 +55,30 @@ class FontTable:
     def fallbacks_of(self, role: str) -> tuple[FontFace, ...]:
         return next((faces for name, faces in self.fallbacks if name == role), ())
 
+    # A table is asked for the same few faces for every text of every face a check draws,
+    # and is part of the key of every cached font lookup: what it answers and its hash are
+    # worked out once (its fields never change).
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.faces, self.styled, self.fallbacks))
+
     def _all(self) -> tuple[FontFace, ...]:
+        return self._every
+
+    @cached_property
+    def _every(self) -> tuple[FontFace, ...]:
         return self.faces + self.styled + tuple(f for _, faces in self.fallbacks for f in faces)
+
+    @cached_property
+    def _chosen(self) -> dict[tuple[str, str, str], FontFace | None]:
+        return {}
+
+    def __getstate__(self) -> dict:
+        """The fields alone: a hash is only good in the process that worked it out."""
+        return {name: self.__dict__[name] for name in ("faces", "styled", "fallbacks")}
 
     def face(self, role: str) -> FontFace | None:
         return next((face for face in self.faces if face.role == role), None)
@@ -86,6 +108,12 @@ class FontTable:
                 ) -> FontFace | None:
         """The face that draws text asking for this family, weight and style, as fontconfig
         would choose it among the faces here (None: no face of that family)."""
+        asked = (family, weight, style)
+        if asked not in self._chosen:
+            self._chosen[asked] = self._choose(*asked)
+        return self._chosen[asked]
+
+    def _choose(self, family: str, weight: str, style: str) -> FontFace | None:
         family = family.split(",")[0].strip().strip("\"'")
         weight = "bold" if weight in ("bold", "bolder", "600", "700", "800", "900") else "normal"
         style = "italic" if style in ("italic", "oblique") else "normal"
@@ -175,6 +203,8 @@ class Metrics:
 
     def segments(self, text: str) -> list[tuple[FontFace, str]]:
         """`text` split where the face that draws it changes (a fallback's characters)."""
+        if self.drawable.issuperset(map(ord, text.translate(_BLANKS))):  # most text: one face
+            return [(self.face, text)] if text else []
         out: list[tuple[FontFace, str]] = []
         for char in text:
             face = self.face if char == " " else self.face_for(char)
@@ -200,6 +230,8 @@ class Metrics:
         return sorted({ch for ch in text if ord(ch) not in self.drawable and ch not in "\n\t"
                        and self.face_for(ch) == self.face})
 
+
+_BLANKS = str.maketrans("", "", " \n\t")  # drawn by any face: a space by the text's own
 
 # Each font file as measured in this process, and what was read from it (pnp.reads).
 _MEASURED: dict[str, tuple[str, str]] = {}
