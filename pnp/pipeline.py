@@ -183,7 +183,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     # The largest drawing first and the rules next, so every worker starts on a long task.
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
     drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
-    reported = [renderer.take_findings()]
+    reported = [("", *renderer.take_findings())]  # (sheet, findings, keys reported once)
     for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
                                                       jobs or default_jobs())):
         done[number] = result
@@ -193,20 +193,23 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     for sheet in sheets:
         mine = [result for owner, result in zip(owners, done) if owner is sheet]
         sheet.join([result.drawn for result in mine])
-        reported += [result.reported for result in mine]
+        reported += [(sheet.name, *result.reported) for result in mine]
         if len(mine) == 1:
             checked.outputs[sheet.name] = mine[0].outputs
         else:
             checked.outputs[sheet.name], found = _plan_pages(sheet, renderer, paper, options)
-            reported.append(found)
-    once: set = set()  # a template problem is reported where it first shows, once
-    for found, reported_once in reported:
+            reported.append((sheet.name, *found))
+    # A problem is reported where it first shows, once; a print-safety warning also once per
+    # sheet for each template line and rule, whichever of the sheet's parts drew it.
+    once: set = set()
+    for sheet_name, found, reported_once in reported:
         for finding in found:
-            key = (finding.where, finding.message)
-            if key in reported_once:
-                if key in once:
-                    continue
-                once.add(key)
+            shown = [key for key in ((finding.where, finding.message),
+                                     (sheet_name, finding.where, finding.rule))
+                     if key[-2:] in reported_once]
+            if any(key in once for key in shown):
+                continue
+            once.update(shown)
             findings.add(finding)
     if plan and not findings.errors:
         checked.kit = plan_kit(name, sheets, checked.outputs, renderer, paper, options,

@@ -49,7 +49,7 @@ class Output:
 
 
 Drawn = dict[str, Any]  # some of the fields a sheet's `render` sets, by name
-PART_ITEMS = 128  # a deck's faces are drawn in parts of at most this many items
+PART_ITEMS = 16  # a deck's faces are drawn in parts of at most this many items
 
 
 class Sheet(Protocol):

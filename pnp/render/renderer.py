@@ -173,8 +173,10 @@ class Renderer:
         self._flagged: set[tuple[Location, str]] = set()  # (template line, rule) reported
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
-        """The findings gathered since the last call, and the (location, message) of those
-        reported once per problem however many faces show it; both start afresh."""
+        """The findings gathered since the last call, and the keys of those reported once
+        however many faces show them: (location, message), and (location, rule) for a
+        print-safety warning, shown once per template line and rule in a sheet; both start
+        afresh."""
         taken = self.findings, self._broken
         self.findings, self._broken, self._flagged = Findings(), set(), set()
         return taken
@@ -230,6 +232,7 @@ class Renderer:
                 continue
             self._flagged.add((where, problem.rule))
             self._broken.add((where, problem.message))
+            self._broken.add((where, problem.rule))  # and once per line and rule in a sheet
             self.findings.warning(problem.rule, where, problem.message, subject=label,
                                   hint=problem.hint)
 

@@ -49,6 +49,24 @@ def test_each_check_fires_at_the_template_line(project, run, template, old, new,
     assert run("check", "--strict").code == 1
 
 
+def test_a_warning_shows_once_per_sheet_however_many_parts_draw_it(project, run):
+    """Each event's stamp differs, so only the template line and rule tie the warnings
+    together: the events, drawn in several parts (pnp.sheets.PART_ITEMS), warn once, as a
+    sheet drawn whole does, with or without kept parts."""
+    from pnp.sheets import PART_ITEMS
+
+    events = (project / "content/downturn/events.yaml").read_text(encoding="utf-8")
+    assert events.count("\n- number: ") > 2 * PART_ITEMS  # three parts at least
+    path = project.joinpath(*TEMPLATES, "event-front.svg.j2")
+    edit(path, 'font-size="1.8" fill="#8a8a8a">{{ stamp }}',
+         'font-size="1.2" fill="#8a8a8a">{{ stamp }}')
+    line = line_of(path, "{{ stamp }}")
+    for args in (("check", "--no-cache"), ("check",), ("check",)):
+        found = [f for f in warned(run(*args), "print-text-size")
+                 if f.startswith(f"templates/downturn/event-front.svg.j2:{line}:")]
+        assert len(found) == 1 and "event 1 " in found[0] and "stamp text" in found[0], found
+
+
 def test_a_layout_with_narrow_margins_is_a_finding_at_the_deck(project, run):
     assert run("check", "--strict").code == 0  # the kit as shipped: nothing to say
     (project / "layouts.yaml").write_text(
