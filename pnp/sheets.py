@@ -49,7 +49,11 @@ class Output:
 
 
 Drawn = dict[str, Any]  # some of the fields a sheet's `render` sets, by name
-PART_ITEMS = 16  # a deck's faces are drawn in parts of at most this many items
+# A deck's faces are drawn and kept in parts of about PART_ITEMS items (an edited card draws
+# its part again), and a large deck in at most about MAX_PARTS: each part is a task and a kept
+# entry of its own, whose key and reading back cost more than drawing a few more faces.
+PART_ITEMS = 16
+MAX_PARTS = 64
 
 
 class Sheet(Protocol):
@@ -100,23 +104,23 @@ class Deck:
 
     def parts(self, renderer: Renderer, paper: str | None = None,
               options: PrintOptions | None = None) -> list[Callable[[], Drawn]]:
-        """The faces of every part of about PART_ITEMS items, fronts and backs; each template
-        drawn with the whole deck in view. A template that cannot read the item (a shared
-        back, pnp.render.stamps.reads_item) is drawn once a part, for its first item, and the
-        copies of an item once a part each. Given the paper and print options, a deck in
+        """The faces of every part of about PART_ITEMS items (at most about MAX_PARTS parts),
+        fronts and backs; each template drawn with the whole deck in view. A template that
+        cannot read the item (a shared back, pnp.render.stamps.reads_item) is drawn once a
+        part, for its first item, and the copies of an item once a part each. Given the paper and print options, a deck in
         several parts is cut at page boundaries and each part plans its own pages (`planned`),
         so a large deck's pages are planned on every core, and kept with their part."""
         front = self.front if renderer.exists(self.front, self.where.of("front")) else None
         back = self.back if self.back and renderer.exists(self.back,
                                                           self.where.of("back")) else None
-        self._part_items = PART_ITEMS
+        self._part_items = max(PART_ITEMS, -(-len(self.items) // MAX_PARTS))
         self._plan = None
-        if paper is not None and len(self.items) > PART_ITEMS:
+        if paper is not None and len(self.items) > self._part_items:
             self._plan = self._page_plan(renderer, paper, options or PrintOptions())
             if self._plan is not None:  # whole pages per part: a multiple of a page's pieces
                 per_page = max(len({slot.index for slot in page.slots})
                                for page in self._plan.pages)
-                self._part_items = -(-PART_ITEMS // per_page) * per_page
+                self._part_items = -(-self._part_items // per_page) * per_page
 
         def side(template: str | None, items) -> list[Face]:
             if not template:
