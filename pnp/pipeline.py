@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from . import reads
+from . import collector, reads
 from .cache import store
 from .cache.pdfs import BuildCache, output_key
 from .cache.sheets import SheetCache
@@ -141,7 +141,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
-    with reads.recording() as loaded, reads.confined(project.root):
+    collector.release()
+    with reads.recording() as loaded, reads.confined(project.root), collector.lasting():
         game = load_game(folder, project.shown, findings, lang, partial=True,
                          run=partial(run_tasks, workers=jobs or default_jobs()))
     if game is not None and not game.complete:
@@ -168,18 +169,19 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     done: list[SheetWork | None] = [None]
     owners: list[Sheet | None] = [None]
     drawing: list[tuple[int, Callable[[], SheetWork]]] = []
-    for sheet in sheets:
-        with reads.recording() as listed:  # looking its templates up is part of its drawing
-            parts = sheet.parts(renderer, paper, options)
-        for index, part in enumerate(parts):
-            key = kept.key(sheet, index, len(parts)) if kept else None
-            found = kept.recall(sheet, index, key) if key else None
-            if found is None:  # a part with no exact key is drawn, and not kept
-                drawing.append((len(done), partial(_draw_kept, kept if key else None, key,
-                                                   listed, index, len(parts), sheet, part,
-                                                   renderer, paper, options)))
-            done.append(found)
-            owners.append(sheet)
+    with collector.lasting():
+        for sheet in sheets:
+            with reads.recording() as listed:  # looking its templates up is part of drawing it
+                parts = sheet.parts(renderer, paper, options)
+            for index, part in enumerate(parts):
+                key = kept.key(sheet, index, len(parts)) if kept else None
+                found = kept.recall(sheet, index, key) if key else None
+                if found is None:  # a part with no exact key is drawn, and not kept
+                    drawing.append((len(done), partial(
+                        _draw_kept, kept if key else None, key, listed, index, len(parts),
+                        sheet, part, renderer, paper, options)))
+                done.append(found)
+                owners.append(sheet)
     # The largest drawing first and the rules next, so every worker starts on a long task.
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
     drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
@@ -190,15 +192,17 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     if kept:  # a check that keeps nothing (--no-cache) leaves the cache alone
         store.prune()
     findings.extend(done[0].rules)
-    for sheet in sheets:
-        mine = [result for owner, result in zip(owners, done) if owner is sheet]
-        sheet.join([result.drawn for result in mine])
-        reported += [result.reported for result in mine]
-        if len(mine) == 1:
-            checked.outputs[sheet.name] = mine[0].outputs
-        else:
-            checked.outputs[sheet.name], found = _plan_pages(sheet, renderer, paper, options)
-            reported.append(found)
+    with collector.lasting():
+        for sheet in sheets:
+            mine = [result for owner, result in zip(owners, done) if owner is sheet]
+            sheet.join([result.drawn for result in mine])
+            reported += [result.reported for result in mine]
+            if len(mine) == 1:
+                checked.outputs[sheet.name] = mine[0].outputs
+            else:
+                checked.outputs[sheet.name], found = _plan_pages(sheet, renderer, paper,
+                                                                 options)
+                reported.append(found)
     once: set = set()  # a template problem is reported where it first shows, once
     for found, reported_once in reported:
         for finding in found:
