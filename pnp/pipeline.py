@@ -10,6 +10,7 @@ The sheets are drawn independently of one another, shared between processes (pnp
 
 from __future__ import annotations
 
+import pickle
 import sys
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -164,31 +165,30 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     sheets = checked.sheets
     # One task per sheet (its faces and its pages) and one for the game's rules, which none
     # of them changes; a large deck is several tasks, and its pages are planned here, once
-    # its faces are joined. A sheet part kept from an earlier check with the same inputs is
-    # taken as it was, and only the others are drawn.
+    # its faces are joined. A task first looks for its part kept from an earlier check with
+    # the same inputs, and draws it only if there is none: the keys and the kept parts are
+    # worked out on every core, not in this process before the drawing starts.
     done: list[SheetWork | None] = [None]
     owners: list[Sheet | None] = [None]
-    drawing: list[tuple[int, Callable[[], SheetWork]]] = []
+    drawing: list[tuple[int, Callable[[], SheetWork | bytes]]] = []
     with collector.lasting():
         for sheet in sheets:
             with reads.recording() as listed:  # looking its templates up is part of drawing it
                 parts = sheet.parts(renderer, paper, options)
             for index, part in enumerate(parts):
-                key = kept.key(sheet, index, len(parts)) if kept else None
-                found = kept.recall(sheet, index, key) if key else None
-                if found is None:  # a part with no exact key is drawn, and not kept
-                    drawing.append((len(done), partial(
-                        _draw_kept, kept if key else None, key, listed, index, len(parts),
-                        sheet, part, renderer, paper, options)))
-                done.append(found)
+                drawing.append((len(done), partial(_recall_or_draw, kept, listed, index,
+                                                   len(parts), sheet, part, renderer, paper,
+                                                   options)))
+                done.append(None)
                 owners.append(sheet)
     # The largest drawing first and the rules next, so every worker starts on a long task.
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
     drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
     reported = [renderer.take_findings()]
-    for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
-                                                      jobs or default_jobs())):
-        done[number] = result
+    results = run_tasks([task for _, task in drawing], jobs or default_jobs())
+    with collector.lasting():
+        for (number, _), result in zip(drawing, results):
+            done[number] = pickle.loads(result) if isinstance(result, bytes) else result
     if kept:  # a check that keeps nothing (--no-cache) leaves the cache alone
         store.prune()
     findings.extend(done[0].rules)
@@ -265,6 +265,20 @@ class SheetWork:
     outputs: list[Output] = field(default_factory=list)
     rules: Findings = field(default_factory=Findings)
     reported: tuple = field(default_factory=lambda: (Findings(), frozenset()))
+
+
+def _recall_or_draw(kept: SheetCache | None, listed: reads.Record, index: int, parts: int,
+                    sheet: Sheet, part: Callable[[], dict], renderer: Renderer, paper: str,
+                    options: PrintOptions | None) -> SheetWork | bytes:
+    """Part `index` of a sheet drawn in `parts` parts: kept by an earlier check with the same
+    inputs, as it was pickled (the process that asked for it unpickles it once), or drawn."""
+    key = kept.key(sheet, index, parts) if kept else None
+    found = kept.recall_pickled(sheet, index, key) if key else None
+    if found is not None:
+        return found
+    # A part with no exact key is drawn, and not kept.
+    return _draw_kept(kept if key else None, key, listed, index, parts, sheet, part, renderer,
+                      paper, options)
 
 
 def _draw_kept(kept: SheetCache | None, key: str | None, listed: reads.Record, index: int,
