@@ -185,10 +185,9 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
     drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
     reported = [renderer.take_findings()]
-    results = run_tasks([task for _, task in drawing], jobs or default_jobs())
-    with collector.lasting():
-        for (number, _), result in zip(drawing, results):
-            done[number] = pickle.loads(result) if isinstance(result, bytes) else result
+    for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
+                                                      jobs or default_jobs(), _taken)):
+        done[number] = result
     if kept:  # a check that keeps nothing (--no-cache) leaves the cache alone
         store.prune()
     findings.extend(done[0].rules)
@@ -279,6 +278,14 @@ def _recall_or_draw(kept: SheetCache | None, listed: reads.Record, index: int, p
     # A part with no exact key is drawn, and not kept.
     return _draw_kept(kept if key else None, key, listed, index, parts, sheet, part, renderer,
                       paper, options)
+
+
+def _taken(result: SheetWork | bytes) -> SheetWork:
+    """A task's result as this process keeps it: a kept part unpickled, as what lasts."""
+    if not isinstance(result, bytes):
+        return result
+    with collector.lasting():
+        return pickle.loads(result)
 
 
 def _draw_kept(kept: SheetCache | None, key: str | None, listed: reads.Record, index: int,
