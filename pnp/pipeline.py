@@ -20,6 +20,7 @@ from typing import Callable
 from . import collector, reads
 from .cache import store
 from .cache.pdfs import BuildCache, output_key
+from .cache.rows import RowCache
 from .cache.sheets import SheetCache
 from .errors import UsageError
 from .findings import Findings, Location, display_path
@@ -145,7 +146,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     collector.release()
     with reads.recording() as loaded, reads.confined(project.root), collector.lasting():
         game = load_game(folder, project.shown, findings, lang, partial=True,
-                         run=partial(run_tasks, workers=jobs or default_jobs()))
+                         run=partial(run_tasks, workers=jobs or default_jobs()),
+                         kept_rows=RowCache if remember else None)
     if game is not None and not game.complete:
         # Not drawn, but its rules run on what is valid, so one error hides no other finding.
         findings.extend(check_rules(project, folder, game))
