@@ -167,9 +167,11 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     sheets = checked.sheets
     # One task per sheet (its faces and its pages) and one for the game's rules, which none
     # of them changes; a large deck is several tasks, and its pages are planned here, once
-    # its faces are joined. A task first looks for its part kept from an earlier check with
-    # the same inputs, and draws it only if there is none: the keys and the kept parts are
-    # worked out on every core, not in this process before the drawing starts.
+    # its faces are joined. A sheet kept from an earlier check with the same inputs is taken
+    # as it was, and only the others are drawn. A sheet drawn whole is looked for here (a
+    # check with nothing to draw starts no processes); a part of a large deck is looked for
+    # by its own task, which draws it if it is not kept: the parts' keys (digests of their
+    # items) and their kept pages are worked out on every core.
     done: list[SheetWork | None] = [None]
     owners: list[Sheet | None] = [None]
     drawing: list[tuple[int, Callable[[], SheetWork | bytes]]] = []
@@ -178,10 +180,19 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
             with reads.recording() as listed:  # looking its templates up is part of drawing it
                 parts = sheet.parts(renderer, paper, options)
             for index, part in enumerate(parts):
-                drawing.append((len(done), partial(_recall_or_draw, kept, listed, index,
-                                                   len(parts), sheet, part, renderer, paper,
-                                                   options)))
-                done.append(None)
+                found = None
+                if len(parts) > 1:
+                    task = partial(_recall_or_draw, kept, listed, index, len(parts), sheet,
+                                   part, renderer, paper, options)
+                else:
+                    key = kept.key(sheet, index, 1) if kept else None
+                    found = kept.recall(sheet, index, key) if key else None
+                    # A sheet with no exact key is drawn, and not kept.
+                    task = partial(_draw_kept, kept if key else None, key, listed, index, 1,
+                                   sheet, part, renderer, paper, options)
+                if found is None:
+                    drawing.append((len(done), task))
+                done.append(found)
                 owners.append(sheet)
     # The largest drawing first and the rules next, so every worker starts on a long task.
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
