@@ -10,15 +10,17 @@ The sheets are drawn independently of one another, shared between processes (pnp
 
 from __future__ import annotations
 
+import pickle
 import sys
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from . import reads
+from . import collector, reads
 from .cache import store
 from .cache.pdfs import BuildCache, output_key
+from .cache.rows import RowCache
 from .cache.sheets import SheetCache
 from .errors import UsageError
 from .findings import Findings, Location, display_path
@@ -111,6 +113,11 @@ def print_options(project: Project, layout: str = "home", printer_name: str | No
     return PrintOptions(layout, own_layouts, printer, ink_saver), findings
 
 
+# A sheet in at most this many parts is looked for in the sheet cache by this process; the
+# parts of a larger deck by their own tasks, on every core.
+LOOKED_UP_HERE = 8
+
+
 def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER,
                   layout: str = "home", printer: str | None = None, ink_saver: bool = False,
                   jobs: int | None = None, remember: bool = True, plan: bool = False,
@@ -141,9 +148,11 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
-    with reads.recording() as loaded, reads.confined(project.root):
+    collector.release()
+    with reads.recording() as loaded, reads.confined(project.root), collector.lasting():
         game = load_game(folder, project.shown, findings, lang, partial=True,
-                         run=partial(run_tasks, workers=jobs or default_jobs()))
+                         run=partial(run_tasks, workers=jobs or default_jobs()),
+                         kept_rows=RowCache if remember else None)
     if game is not None and not game.complete:
         # Not drawn, but its rules run on what is valid, so one error hides no other finding.
         findings.extend(check_rules(project, folder, game))
@@ -163,42 +172,54 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     sheets = checked.sheets
     # One task per sheet (its faces and its pages) and one for the game's rules, which none
     # of them changes; a large deck is several tasks, and its pages are planned here, once
-    # its faces are joined. A sheet part kept from an earlier check with the same inputs is
-    # taken as it was, and only the others are drawn.
+    # its faces are joined. A sheet kept from an earlier check with the same inputs is taken
+    # as it was, and only the others are drawn. A sheet of a few parts is looked for here (a
+    # check with nothing to draw starts no processes); a part of a large deck is looked for
+    # by its own task, which draws it if it is not kept: the parts' keys (digests of their
+    # items) and their kept pages are worked out on every core.
     done: list[SheetWork | None] = [None]
     owners: list[Sheet | None] = [None]
-    drawing: list[tuple[int, Callable[[], SheetWork]]] = []
-    for sheet in sheets:
-        with reads.recording() as listed:  # looking its templates up is part of its drawing
-            parts = sheet.parts(renderer, paper, options)
-        for index, part in enumerate(parts):
-            key = kept.key(sheet, index, len(parts)) if kept else None
-            found = kept.recall(sheet, index, key) if key else None
-            if found is None:  # a part with no exact key is drawn, and not kept
-                drawing.append((len(done), partial(_draw_kept, kept if key else None, key,
-                                                   listed, index, len(parts), sheet, part,
-                                                   renderer, paper, options)))
-            done.append(found)
-            owners.append(sheet)
+    drawing: list[tuple[int, Callable[[], SheetWork | bytes]]] = []
+    with collector.lasting():
+        for sheet in sheets:
+            with reads.recording() as listed:  # looking its templates up is part of drawing it
+                parts = sheet.parts(renderer, paper, options)
+            for index, part in enumerate(parts):
+                found = None
+                if len(parts) > LOOKED_UP_HERE:
+                    task = partial(_recall_or_draw, kept, listed, index, len(parts), sheet,
+                                   part, renderer, paper, options)
+                else:
+                    key = kept.key(sheet, index, len(parts)) if kept else None
+                    found = kept.recall(sheet, index, key) if key else None
+                    # A part with no exact key is drawn, and not kept.
+                    task = partial(_draw_kept, kept if key else None, key, listed, index,
+                                   len(parts), sheet, part, renderer, paper, options)
+                if found is None:
+                    drawing.append((len(done), task))
+                done.append(found)
+                owners.append(sheet)
     # The largest drawing first and the rules next, so every worker starts on a long task.
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
     drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
     reported = [("", *renderer.take_findings())]  # (sheet, findings, keys reported once)
     for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
-                                                      jobs or default_jobs())):
+                                                      jobs or default_jobs(), _taken)):
         done[number] = result
     if kept:  # a check that keeps nothing (--no-cache) leaves the cache alone
         store.prune()
     findings.extend(done[0].rules)
-    for sheet in sheets:
-        mine = [result for owner, result in zip(owners, done) if owner is sheet]
-        sheet.join([result.drawn for result in mine])
-        reported += [(sheet.name, *result.reported) for result in mine]
-        if len(mine) == 1:
-            checked.outputs[sheet.name] = mine[0].outputs
-        else:
-            checked.outputs[sheet.name], found = _plan_pages(sheet, renderer, paper, options)
-            reported.append((sheet.name, *found))
+    with collector.lasting():
+        for sheet in sheets:
+            mine = [result for owner, result in zip(owners, done) if owner is sheet]
+            sheet.join([result.drawn for result in mine])
+            reported += [(sheet.name, *result.reported) for result in mine]
+            if len(mine) == 1:
+                checked.outputs[sheet.name] = mine[0].outputs
+            else:
+                checked.outputs[sheet.name], found = _plan_pages(sheet, renderer, paper,
+                                                                 options)
+                reported.append((sheet.name, *found))
     # A problem is reported where it first shows, once; a print-safety warning also once per
     # sheet for each template line and rule, whichever of the sheet's parts drew it.
     once: set = set()
@@ -264,6 +285,28 @@ class SheetWork:
     outputs: list[Output] = field(default_factory=list)
     rules: Findings = field(default_factory=Findings)
     reported: tuple = field(default_factory=lambda: (Findings(), frozenset()))
+
+
+def _recall_or_draw(kept: SheetCache | None, listed: reads.Record, index: int, parts: int,
+                    sheet: Sheet, part: Callable[[], dict], renderer: Renderer, paper: str,
+                    options: PrintOptions | None) -> SheetWork | bytes:
+    """Part `index` of a sheet drawn in `parts` parts: kept by an earlier check with the same
+    inputs, as it was pickled (the process that asked for it unpickles it once), or drawn."""
+    key = kept.key(sheet, index, parts) if kept else None
+    found = kept.recall_pickled(sheet, index, key) if key else None
+    if found is not None:
+        return found
+    # A part with no exact key is drawn, and not kept.
+    return _draw_kept(kept if key else None, key, listed, index, parts, sheet, part, renderer,
+                      paper, options)
+
+
+def _taken(result: SheetWork | bytes) -> SheetWork:
+    """A task's result as this process keeps it: a kept part unpickled, as what lasts."""
+    if not isinstance(result, bytes):
+        return result
+    with collector.lasting():
+        return pickle.loads(result)
 
 
 def _draw_kept(kept: SheetCache | None, key: str | None, listed: reads.Record, index: int,

@@ -194,13 +194,17 @@ class Drawing:
 _TASKS: Sequence[Callable[[], object]] = ()  # the check's tasks, as its forked workers see them
 
 
-def run_tasks(tasks: Sequence[Callable[[], object]], workers: int) -> list:
+def run_tasks(tasks: Sequence[Callable[[], object]], workers: int,
+              each: Callable[[object], object] | None = None) -> list:
     """Every task's result, in order, run by `workers` processes forked from this one (see
-    the module's notes), or here, one after another."""
+    the module's notes), or here, one after another. With `each`, what `each` makes of each
+    result as it is taken, the result itself dropped then: large results that are kept in
+    another form are not all held at once."""
     global _TASKS
+    each = each or (lambda result: result)
     if (workers < 2 or len(tasks) < 2 or not sys.platform.startswith("linux")
             or threading.active_count() > 1):
-        return [task() for task in tasks]
+        return [each(task()) for task in tasks]
     _TASKS = tasks
     pool = ProcessPoolExecutor(min(workers, len(tasks)), initializer=_start_worker,
                                mp_context=multiprocessing.get_context("fork"))
@@ -209,13 +213,16 @@ def run_tasks(tasks: Sequence[Callable[[], object]], workers: int) -> list:
             futures = [pool.submit(_run_task, n) for n in range(len(tasks))]
         results = []
         for n, future in enumerate(futures):
+            futures[n] = None  # its result is dropped once taken
             try:
                 result, found, mixed = future.result()
             except Exception:  # noqa: BLE001 - run here, so its error is raised as in one process
-                results.append(tasks[n]())
+                results.append(each(tasks[n]()))
                 continue
+            del future
             reads.note_all(found, mixed)  # what the worker read, this process's run read
-            results.append(result)
+            results.append(each(result))
+            del result
     except BaseException:
         _shut_down(pool, cancel=True)
         raise

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import textwrap
 import time
+import weakref
+from dataclasses import dataclass
 from pathlib import Path
 
 import pikepdf
@@ -48,6 +50,35 @@ def test_tasks_run_in_forked_workers_and_come_back_in_order():
 
 def test_one_worker_runs_every_task_here_without_a_pool():
     assert run_tasks([os.getpid] * 4, workers=1) == [os.getpid()] * 4
+
+
+@dataclass
+class Result:
+    """A task's result that can go from a worker to this process."""
+
+    n: int
+    pid: int
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_result_is_taken_in_order_here_and_dropped_before_the_next(workers):
+    """`each` runs in this process, on each result in order, and what it makes is what is
+    kept: the results taken before are no longer held when it takes the next."""
+    taken, earlier, made = [], [], []
+
+    def each(result):
+        taken.append((result.n, os.getpid(), [gone() for gone in earlier]))
+        made.append(result.pid)
+        earlier.append(weakref.ref(result))
+        return result.n
+
+    def task(n: int):
+        return lambda: Result(n, os.getpid())
+
+    assert run_tasks([task(n) for n in range(6)], workers, each) == list(range(6))
+    assert taken == [(n, os.getpid(), [None] * n) for n in range(6)]
+    if workers > 1:
+        assert os.getpid() not in made  # made in the workers, not run again here
 
 
 def test_a_task_that_fails_in_a_worker_is_run_again_here():
@@ -123,9 +154,9 @@ def test_j_then_pnp_jobs_sets_the_processes(project, run, monkeypatch, jobs_env,
             asked.append(("draw", workers))
             super().__init__(1)  # what is asked is the point here, not the processes
 
-    def noted_tasks(tasks, workers):
+    def noted_tasks(tasks, workers, *how):
         asked.append(("check", workers))
-        return run_tasks(tasks, 1)
+        return run_tasks(tasks, 1, *how)
 
     monkeypatch.setattr(pnp.commands.build, "Drawing", Noted)
     monkeypatch.setattr(pnp.pipeline, "run_tasks", noted_tasks)

@@ -49,7 +49,7 @@ from .. import reads
 from . import store
 from .jinja import template_reads
 
-FORMAT = 3
+FORMAT = 4  # 4: the result pickled apart from its entry
 # What a template may read through `game` that game.yaml (its fonts and icons) holds.
 GAME_YAML_NAMES = frozenset({"info", "icons", "fonts", "language", "folder"})
 PNP_FOLDER = Path(__file__).parent.parent
@@ -198,6 +198,12 @@ class SheetCache:
     def recall(self, sheet, part: int, key: str):
         """The kept result of a sheet's part with this key whose every read gives the same
         answer now, or None."""
+        data = self.recall_pickled(sheet, part, key)
+        return None if data is None else pickle.loads(data)
+
+    def recall_pickled(self, sheet, part: int, key: str) -> bytes | None:
+        """`recall`'s result as it was pickled: a process that only hands it on (a check's
+        worker, pnp.workers.run_tasks) looks it up without unpickling and pickling it again."""
         data = store.read(self.folder, self._slot(sheet, part))
         if data is None:
             return None
@@ -228,7 +234,9 @@ class SheetCache:
         try:
             deck = self._whole(sheet) if "deck" in names else None
             data = pickle.dumps({"format": FORMAT, "key": key, "reads": record.reads,
-                                 "deck": deck, "work": work}, pickle.HIGHEST_PROTOCOL)
+                                 "deck": deck, "work": pickle.dumps(
+                                     work, pickle.HIGHEST_PROTOCOL)},
+                                pickle.HIGHEST_PROTOCOL)
         except UNPICKLABLE:
             return
         store.write(self.folder, self._slot(sheet, part), data)

@@ -3,8 +3,10 @@ and what it hands on is what a check drawing everything hands on (pnp.cache.shee
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
+import io
 import pickle
 import shutil
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import pnp.fonts
+import pnp.load.model
 import pnp.pipeline
 from pnp.sheets import KitPart
 from conftest import REPO
@@ -409,3 +412,40 @@ def test_page_furniture_reading_the_whole_deck_plans_every_part_again(tmp_path, 
     assert "(Renamed " in cached.outputs["cards"][0].plans[0].furniture
     assert handed_on(cached) == handed_on(check_game(Project(tmp_path), "poker", jobs=1,
                                                      remember=False))
+
+
+def test_one_row_edited_in_a_deck_of_several_files_on_two_cores(tmp_path, monkeypatch,
+                                                                 user_cache):
+    """Two decks of 300 rows, each from its own CSV file, read side by side and checked on
+    two cores: after one row is edited, only its part is drawn again (one kept entry
+    changes), and the check hands on what a check keeping nothing does, the new finding
+    included."""
+    first = _big_poker(tmp_path)
+    game = tmp_path / "content" / "poker" / "game.yaml"
+    manifest = game.read_text(encoding="utf-8")
+    deck = manifest[manifest.index("  cards:\n"):]
+    write(game, manifest + deck.replace("  cards:", "  more:", 1).replace(
+        "file: cards.csv", "file: more.csv").replace("title: Poker cards", "title: More"))
+    second = first.with_name("more.csv")
+    write(second, first.read_text(encoding="utf-8"))
+    monkeypatch.setattr(pnp.load.model, "SHARED_DATA_BYTES", 0)
+    monkeypatch.chdir(tmp_path)
+
+    def entries() -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for kept in user_cache.glob("sheets-*")
+                for p in kept.iterdir()}
+
+    parts = sum(parts_of(check_game(Project(tmp_path), "poker", jobs=2)).values())
+    before = entries()
+    rows = list(csv.reader(io.StringIO(second.read_text(encoding="utf-8"))))
+    rows[150][-1] = "A body far too long to fit. " * 12  # row 150, on line 151
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    write(second, text.getvalue())
+    cached = check_game(Project(tmp_path), "poker", jobs=2)
+    after = entries()
+    assert len(before) == len(after) == parts > 2  # several parts a deck
+    assert sum(before[name] != after[name] for name in before) == 1
+    fresh = check_game(Project(tmp_path), "poker", jobs=1, remember=False)
+    assert any(f.where.line == 151 for f in fresh.findings)
+    assert handed_on(cached) == handed_on(fresh)

@@ -41,9 +41,9 @@ def test_files_read_apart_give_what_one_process_gives(banking, monkeypatch):
     tasks = []
     real = run_tasks
 
-    def counted(run, workers):
+    def counted(run, workers, *how):
         tasks.append(len(run))
-        return real(run, workers)
+        return real(run, workers, *how)
 
     monkeypatch.setattr(pnp.pipeline, "run_tasks", counted)
     apart = _checked(banking, jobs=2)
