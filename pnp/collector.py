@@ -14,9 +14,11 @@ another without cycles, freed by their reference counts as soon as they are drop
 cycles that drawing with Jinja makes are not made there: the collector runs while sheets are
 drawn). Then everything the process holds is frozen (`gc.freeze`): later passes, in this
 process and in the processes forked from it to draw, skip it, and the forked processes leave
-its memory pages shared. `release` gives what an earlier check froze back to the collector and
-collects it, so a process that checks again and again (`pnp watch`) frees what it no longer
-holds.
+its memory pages shared. `release` gives what an earlier check froze back to the collector
+before the next check freezes what it keeps; `pnp watch` also collects then (`collect`), so
+each round frees what the last one no longer holds. A check does not collect by itself: a full
+pass over a long-lived process's every object at every check (a test run's) cost more than
+the check.
 """
 
 from __future__ import annotations
@@ -30,22 +32,31 @@ from contextlib import contextmanager
 def lasting() -> Iterator[None]:
     """Make what lasts until the check ends: the collector paused while it is made, and
     everything this process holds frozen afterwards."""
+    global _frozen
     paused = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         gc.freeze()
+        _frozen = True
         if paused:
             gc.enable()
 
 
-def release() -> None:
-    """Give what earlier checks froze back to the collector, and collect what of it is no
-    longer used (before a new check freezes it again). Nothing frozen: nothing to do."""
-    if gc.get_freeze_count():
+def release(collect: bool = False) -> None:
+    """Give what earlier checks froze back to the collector (before a new check freezes
+    what it keeps); with `collect`, free now what of it is no longer used. Nothing frozen
+    here: nothing to do (counting the frozen objects would walk them all)."""
+    global _frozen
+    if _frozen:
         gc.unfreeze()
-        gc.collect()
+        _frozen = False
+        if collect:
+            gc.collect()
+
+
+_frozen = False  # whether `lasting` has frozen what this process holds since `release`
 
 
 __all__ = ["lasting", "release"]

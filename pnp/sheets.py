@@ -50,8 +50,9 @@ class Output:
 
 Drawn = dict[str, Any]  # some of the fields a sheet's `render` sets, by name
 # A deck's faces are drawn and kept in parts of about PART_ITEMS items (an edited card draws
-# its part again), and a large deck in at most about MAX_PARTS: each part is a task and a kept
-# entry of its own, whose key and reading back cost more than drawing a few more faces.
+# its part again; each part draws a copy's record and a shared back once), and a large deck
+# in at most about MAX_PARTS: each part is a task and a kept entry of its own, whose key and
+# reading back cost more than drawing a few more faces.
 PART_ITEMS = 16
 MAX_PARTS = 64
 
@@ -113,7 +114,10 @@ class Deck:
         front = self.front if renderer.exists(self.front, self.where.of("front")) else None
         back = self.back if self.back and renderer.exists(self.back,
                                                           self.where.of("back")) else None
-        self._part_items = max(PART_ITEMS, -(-len(self.items) // MAX_PARTS))
+        # About PART_ITEMS drawings a part: a deck of copies (`quantity`) in larger parts.
+        records = len({id(item) for item in self.items}) or 1
+        self._part_items = max(PART_ITEMS * len(self.items) // records,
+                               -(-len(self.items) // MAX_PARTS))
         self._plan = None
         if paper is not None and len(self.items) > self._part_items:
             self._plan = self._page_plan(renderer, paper, options or PrintOptions())

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from .. import collector
+
 DEBOUNCE_MS = 300
 
 
@@ -78,6 +80,7 @@ def _round(rebuild: Callable[[], int], heading: str) -> None:
     print(heading, file=sys.stderr, flush=True)
     started = time.perf_counter()
     try:
+        collector.release(collect=True)  # what the last round kept and no longer holds
         code = rebuild()
     except KeyboardInterrupt:
         raise
