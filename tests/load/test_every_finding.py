@@ -18,6 +18,12 @@ def rules_of(result) -> set[str]:
             if ": error: " in line}
 
 
+def shows(lines: list[str], where: str, *fragments: str) -> bool:
+    """Whether a line starts at `where` (file:line:) and holds every fragment."""
+    return any(line.startswith(where) and all(part in line for part in fragments)
+               for line in lines)
+
+
 def error_lines(result) -> list[str]:
     """The error lines of a check that failed as it should: exit 1, no traceback."""
     assert result.code == 1
@@ -35,7 +41,7 @@ def test_a_schema_error_in_one_file_does_not_hide_the_budgets_of_another(tmp_pat
     assert result.code == 1
     assert "Traceback" not in result.err
     assert {"text-budget", "schema-type"} <= rules_of(result), result.err
-    assert any(line.startswith("content/ledger/cards.csv:2:") for line in result.lines)
+    assert shows(result.lines, "content/ledger/cards.csv:2:")
 
 
 def test_a_text_over_budget_does_not_hide_the_rules_findings(project, run):
@@ -93,10 +99,9 @@ def test_a_schema_error_in_one_file_does_not_hide_a_broken_reference_in_another(
     edit(Path("content/ledger/notes.yaml"), "card: Bond", "card: Bnod")
     result = run("check")
     errors = error_lines(result)
-    assert any(line.startswith("content/ledger/cards.csv:2:") and "(rule schema-type)" in line
-               for line in errors), result.err
-    assert any(line.startswith("content/ledger/notes.yaml:6:") and "'Bnod' is not in cards"
-               in line and "(rule ref-unknown)" in line for line in errors), result.err
+    assert shows(errors, "content/ledger/cards.csv:2:", "(rule schema-type)"), result.err
+    assert shows(errors, "content/ledger/notes.yaml:6:", "'Bnod' is not in cards",
+                 "(rule ref-unknown)"), result.err
     assert not any("'Loan'" in line for line in errors), result.err
     # The rule over the prices, which are whole, still runs, at the price's own line; the
     # rules that read the cards (one short of what they hold) or the notes (one names a card
@@ -151,10 +156,8 @@ def test_an_error_in_one_decks_declaration_does_not_hide_the_others(tmp_path, ru
     edit(Path("content/ledger/notes.yaml"), "name: Small note", "name: A far too long note")
     result = run("check")
     errors = error_lines(result)
-    assert any(line.startswith("content/ledger/game.yaml:") and "wholee" in line
-               for line in errors), result.err
-    assert any(line.startswith("content/ledger/notes.yaml:1:") and "(rule text-budget)" in line
-               for line in errors), result.err
+    assert shows(errors, "content/ledger/game.yaml:", "wholee"), result.err
+    assert shows(errors, "content/ledger/notes.yaml:1:", "(rule text-budget)"), result.err
     assert any("(rule cheap)" in line for line in errors), result.err
     # Nothing about the cards but their declaration: no rule read them, no reference to
     # them was called unknown.
@@ -169,9 +172,8 @@ def test_a_schema_error_in_the_data_does_not_hide_a_sheet_size_error(tmp_path, r
     edit(Path("content/ledger/game.yaml"), "size: 40 x 40 mm", "size: 40 x 40 mn")
     result = run("check")
     errors = error_lines(result)
-    assert any(line.startswith("content/ledger/cards.csv:2:") for line in errors), result.err
-    assert any(line.startswith("content/ledger/game.yaml:") and "size" in line
-               for line in errors), result.err
+    assert shows(errors, "content/ledger/cards.csv:2:"), result.err
+    assert shows(errors, "content/ledger/game.yaml:", "size"), result.err
     assert len(errors) == 2, result.err
 
 
