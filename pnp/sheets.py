@@ -108,9 +108,10 @@ class Deck:
         """The faces of every part of about PART_ITEMS items (at most about MAX_PARTS parts),
         fronts and backs; each template drawn with the whole deck in view. A template that
         cannot read the item (a shared back, pnp.render.stamps.reads_item) is drawn once a
-        part, for its first item, and the copies of an item once a part each. Given the paper and print options, a deck in
-        several parts is cut at page boundaries and each part plans its own pages (`planned`),
-        so a large deck's pages are planned on every core, and kept with their part."""
+        part, for its first item, and the copies of an item once a part each. Given the paper
+        and print options, a deck in several parts is cut at page boundaries and each part
+        plans its own pages (`planned`), so a large deck's pages are planned on every core,
+        and kept with their part."""
         front = self.front if renderer.exists(self.front, self.where.of("front")) else None
         back = self.back if self.back and renderer.exists(self.back,
                                                           self.where.of("back")) else None

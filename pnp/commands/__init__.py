@@ -47,3 +47,10 @@ def check_with(project: Project, names: list[str], args, remember: bool = True):
                          getattr(args, "ink_saver", False), getattr(args, "jobs", None),
                          remember, plan=getattr(args, "plan", False),
                          lang=getattr(args, "lang", ""))
+
+
+def wanted_sheets(args) -> list[str] | None:
+    """The sheets `--sheets` names, or None for all of them."""
+    if args.sheets.strip() == "all":
+        return None
+    return [name.strip() for name in args.sheets.split(",") if name.strip()]

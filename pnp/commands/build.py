@@ -17,14 +17,13 @@ from ..output import HeldWrites, remove_stale_staging, staged_output
 from ..pipeline import Project, build_game, select_sheets
 from ..progress import Progress
 from ..workers import Drawing, default_jobs
-from . import check_with, failed, game_names, print_findings, tally
+from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 from .report import cmd_proof
 
 def cmd_build(args) -> int:
     project = Project(args.root)
     names, findings = game_names(project, args)
-    wanted = None if args.sheets.strip() == "all" else [
-        s.strip() for s in args.sheets.split(",") if s.strip()]
+    wanted = wanted_sheets(args)
     # Worker processes start loading the drawing libraries now, while the content is checked.
     with Drawing(args.jobs or default_jobs()) as drawing:
         return _build(project, args, names, findings, wanted, drawing)

@@ -15,13 +15,12 @@ from ..output import staged_output
 from ..pipeline import Project, select_sheets
 from ..sheets import Deck
 from ..workers import default_jobs
-from . import check_with, failed, game_names, print_findings, tally
+from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 
 def cmd_export(args) -> int:
     project = Project(args.root)
     names, findings = game_names(project, args)
-    wanted = None if args.sheets.strip() == "all" else [
-        s.strip() for s in args.sheets.split(",") if s.strip()]
+    wanted = wanted_sheets(args)
     shops = load_shops()
     if args.to == "shop" and args.shop not in shops:
         raise UsageError(f"no shop named {terminal_safe(args.shop[:40])!r}; " + (

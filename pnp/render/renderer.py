@@ -170,7 +170,6 @@ class Renderer:
         self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
         self._drawing: dict[str, tuple[str, str, str] | None] = {}  # svg -> drawing_problem
         self._safety: dict[tuple, list] = {}  # each distinct drawing's print-safety problems
-        self._flagged: set[tuple[Location, str]] = set()  # (template line, rule) reported
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
         """The findings gathered since the last call, and the keys of those reported once
@@ -178,7 +177,7 @@ class Renderer:
         print-safety warning, shown once per template line and rule in a sheet; both start
         afresh."""
         taken = self.findings, self._broken
-        self.findings, self._broken, self._flagged = Findings(), set(), set()
+        self.findings, self._broken = Findings(), set()
         return taken
 
     def render(self, template: str, item: Any, expect: Size | None = None,
@@ -228,11 +227,10 @@ class Renderer:
         for problem in problems:
             text = rendered[problem.line - 1] if 0 < problem.line <= len(rendered) else ""
             where = self._source_line(template, text)
-            if (where, problem.rule) in self._flagged:
+            if (where, problem.rule) in self._broken:  # once per template line and rule
                 continue
-            self._flagged.add((where, problem.rule))
             self._broken.add((where, problem.message))
-            self._broken.add((where, problem.rule))  # and once per line and rule in a sheet
+            self._broken.add((where, problem.rule))
             self.findings.warning(problem.rule, where, problem.message, subject=label,
                                   hint=problem.hint)
 
