@@ -203,8 +203,11 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
     drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
     reported = [("", *renderer.take_findings())]  # (sheet, findings, keys reported once)
-    for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
-                                                      jobs or default_jobs(), _taken)):
+    # One part to draw besides the rules (a card edited) is drawn here: workers would save
+    # at most the rules' time, and cost more to start.
+    workers = (jobs or default_jobs()) if len(drawing) > 2 else 1
+    for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing], workers,
+                                                      _taken)):
         done[number] = result
     if kept:  # a check that keeps nothing (--no-cache) leaves the cache alone
         store.prune()

@@ -37,26 +37,30 @@ the fork server (and multiprocessing's resource tracker) stays, idle, until this
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import signal
 import sys
 import threading
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
-from multiprocessing import forkserver
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import reads
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from .layout.plans import DocumentInfo, PagePlan
+
+# concurrent.futures and multiprocessing are imported where a pool is made (about 20 ms): a
+# check with one sheet to draw runs it here and never loads them.
 
 __all__ = ["Job", "Drawing", "Progress", "default_jobs", "run_tasks", "split", "start_drawing"]
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
-PRELOAD = ["pnp.workers", "pnp.pdf.draw"]  # what the fork server imports once, for every worker
+# What the fork server imports once, for every worker it forks (a pool's worker runs in
+# concurrent.futures.process).
+PRELOAD = ["concurrent.futures.process", "pnp.workers", "pnp.pdf.draw"]
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
 
@@ -133,6 +137,8 @@ class Drawing:
         self.workers = max(1, workers)
         self._pool = None
         if self.workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
             self._pool = ProcessPoolExecutor(self.workers, mp_context=_drawing_context(),
                                              initializer=_start_worker)
 
@@ -166,6 +172,8 @@ class Drawing:
             for index, (plans, document, fonts) in enumerate(work):
                 finished(index, _draw_part(plans, document, fonts))
         else:
+            from concurrent.futures import FIRST_COMPLETED, wait
+
             # The longest parts first, so no worker is left drawing a long one alone at the end.
             order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))
             pending = {self._pool.submit(_draw_part, *work[i]): i for i in order}
@@ -205,6 +213,9 @@ def run_tasks(tasks: Sequence[Callable[[], object]], workers: int,
     if (workers < 2 or len(tasks) < 2 or not sys.platform.startswith("linux")
             or threading.active_count() > 1):
         return [each(task()) for task in tasks]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     _TASKS = tasks
     pool = ProcessPoolExecutor(min(workers, len(tasks)), initializer=_start_worker,
                                mp_context=multiprocessing.get_context("fork"))
@@ -249,6 +260,9 @@ def start_drawing() -> None:
 def _drawing_context():
     """The drawing pool's start method: the fork server, started now with the drawing
     modules preloaded; where there is none (Windows), new interpreters."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
@@ -276,6 +290,8 @@ def _start_worker() -> None:
     """A worker ignores Ctrl-C (it already does, unless it was spawned) and leaves as soon as
     the process that made its pool has ended, however it ended: a pool's workers otherwise
     wait for work forever once that process is killed outright."""
+    import multiprocessing
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_leave_with, args=(multiprocessing.parent_process(),),
                      daemon=True).start()
@@ -291,6 +307,8 @@ def _shut_down(pool: ProcessPoolExecutor, cancel: bool) -> None:
     discarded). A process has one pool with workers at a time, so every worker this process
     started is the pool's."""
     if cancel:
+        import multiprocessing
+
         for process in multiprocessing.active_children():
             process.kill()
     pool.shutdown(wait=True, cancel_futures=cancel)

@@ -7,6 +7,7 @@ module added to what the fork server imports, so that every worker it forks draw
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import multiprocessing
 import os
@@ -103,14 +104,20 @@ def test_a_task_that_fails_raises_its_error_here():
 def test_a_check_with_workers_shares_its_sheets(project, monkeypatch):
     pools = []
 
-    class Counted(pnp.workers.ProcessPoolExecutor):
+    class Counted(concurrent.futures.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             pools.append(args[0])
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(pnp.workers, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
     assert check_game(Project(project), "downturn", jobs=2).ok
     assert pools == [2]
+    # One card edited: its part is drawn here, with the rules, and no pool is started.
+    edit(project / "content/downturn/events.yaml", "Stability +1.", "Stability +1 (edited).")
+    checked = check_game(Project(project), "downturn", jobs=2)
+    assert checked.ok and pools == [2]
+    assert any("Stability +1 (edited)." in face.svg for sheet in checked.sheets
+               for face in getattr(sheet, "fronts", ()))
 
 
 # -- a build's PDFs ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@ skips a PDF only while nothing it depends on has changed."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import hashlib
 import json
@@ -68,13 +69,13 @@ def test_two_processes_write_the_bytes_one_process_writes(poker, run, monkeypatc
     here.clear()
     sent = []
 
-    class Pool(pnp.workers.ProcessPoolExecutor):
+    class Pool(concurrent.futures.ProcessPoolExecutor):
         def submit(self, function, *args):
             if function is pnp.workers._draw_part:
                 sent.append(len(args[0]))
             return super().submit(function, *args)
 
-    monkeypatch.setattr(pnp.workers, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
     two = run("build", "-j", "2", "--no-cache", "--out", "two")
     assert one.code == 0 and two.code == 0, one.err + two.err
     assert sent == [4, 4, 4] and here == []  # the same parts, none drawn in this process

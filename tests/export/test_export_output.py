@@ -4,6 +4,7 @@ were, with no staged file left behind."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import errno
 import os
 from pathlib import Path
@@ -40,13 +41,13 @@ def leftovers(folder: Path) -> list[Path]:
 @pytest.mark.parametrize("to", ["shop", "tts"])
 def test_an_export_is_the_same_bytes_on_one_process_and_on_two(project, run, monkeypatch, to):
     pools = []
-    real_pool = pnp.workers.ProcessPoolExecutor
+    real_pool = concurrent.futures.ProcessPoolExecutor
 
     def counted_pool(*args, **kwargs):
         pools.append(args[0] if args else kwargs.get("max_workers"))
         return real_pool(*args, **kwargs)
 
-    monkeypatch.setattr(pnp.workers, "ProcessPoolExecutor", counted_pool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counted_pool)
     for jobs in ("1", "2"):
         result = run("export", "--to", to, *SHEETS, "-j", jobs, "--out", f"out-{jobs}")
         assert result.code == 0, result.err
