@@ -26,7 +26,6 @@ import os
 import pickle
 
 from . import store
-from .sheets import _installation
 
 FORMAT = 1
 KIND = "rows"
@@ -40,7 +39,7 @@ class RowCache:
         `limits`: the limits validation applies, as set where pnp runs (pnp.load.limits)."""
         self.folder = store.folder(KIND, "cache/rows.py")
         self.common = hashlib.sha256("\0".join([
-            str(FORMAT), _installation(), os.getcwd(), manifest_answer,
+            str(FORMAT), store.installation(), os.getcwd(), manifest_answer,
             *map(str, limits)]).encode("utf-8", "surrogatepass")).hexdigest()
 
     def key(self, file_answer: str, *what: str) -> str:

@@ -39,7 +39,6 @@ import os
 import pickle
 import sys
 from dataclasses import fields, is_dataclass, replace
-from functools import cache
 from operator import attrgetter
 from pathlib import Path
 
@@ -52,7 +51,6 @@ from .jinja import template_reads
 FORMAT = 4  # 4: the result pickled apart from its entry
 # What a template may read through `game` that game.yaml (its fonts and icons) holds.
 GAME_YAML_NAMES = frozenset({"info", "icons", "fonts", "language", "folder"})
-PNP_FOLDER = Path(__file__).parent.parent
 # What pickling a value that cannot be written exactly raises.
 UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError, RecursionError)
 
@@ -107,23 +105,6 @@ def value_digest(value) -> str:
     return hashlib.sha256(buffer.getbuffer()).hexdigest()
 
 
-@cache
-def _installation() -> str:
-    """pnp itself (its files by name, size, time and inode, as Python judges its compiled
-    modules), the installed distributions and Python's version, once per process: the code a
-    process runs is the code it loaded."""
-    digest = hashlib.sha256(f"{sys.version}\0".encode())
-    digest.update(store.installed_distributions())
-    for root, folders, files in os.walk(PNP_FOLDER):
-        folders[:] = sorted(name for name in folders if name != "__pycache__")
-        for name in sorted(files):
-            path = os.path.join(root, name)
-            info = os.stat(path)
-            digest.update(f"{os.path.relpath(path, PNP_FOLDER)}\0{info.st_size} "
-                          f"{info.st_mtime_ns} {info.st_ino}\0".encode())
-    return digest.hexdigest()
-
-
 class SheetCache:
     """The kept checks of one game's sheets, for one project, paper and set of options."""
 
@@ -153,7 +134,7 @@ class SheetCache:
             # The layout as the drawing finds it: the options name a built-in one by name.
             layout = options.sheet_layout()
             self.common = value_digest((
-                FORMAT, _installation(), str(Path.cwd()),
+                FORMAT, store.installation(), str(Path.cwd()),
                 os.environ.get("SOURCE_DATE_EPOCH", ""), paper, options, layout, values,
                 measured_fonts))
         except (*UNPICKLABLE, KeyError):

@@ -40,7 +40,8 @@ from pathlib import Path
 MIB = 1024 * 1024
 # The cap of each kind's folder, in bytes; a kind not listed (an old pnp's) has the default.
 MAX_BYTES = {"sheets": 256 * MIB, "jinja": 64 * MIB, "font-metrics": 4 * MIB,
-             "glyph-depths": 4 * MIB, "cairo-ffi": 16 * MIB, "rows": 128 * MIB}
+             "glyph-depths": 4 * MIB, "cairo-ffi": 16 * MIB, "rows": 128 * MIB,
+             "impositions": 32 * MIB}
 DEFAULT_MAX_BYTES = 16 * MIB
 STORE_MAX_BYTES = 512 * MIB
 PRUNE_EVERY_S = 600
@@ -171,6 +172,25 @@ def installed_distributions() -> bytes:
             continue
         found.append(f"{entry}\0{' '.join(names)}\0")
     return "".join(found).encode()
+
+
+@cache
+def installation() -> str:
+    """pnp itself (its files by name, size, time and inode, as Python judges its compiled
+    modules), the installed distributions and Python's version, once per process: the code a
+    process runs is the code it loaded. Part of the key of every kept result that pnp's code
+    computed."""
+    here = Path(__file__).parent.parent  # pnp/
+    digest = hashlib.sha256(f"{sys.version}\0".encode())
+    digest.update(installed_distributions())
+    for root, folders, files in os.walk(here):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            info = os.stat(path)
+            digest.update(f"{os.path.relpath(path, here)}\0{info.st_size} "
+                          f"{info.st_mtime_ns} {info.st_ino}\0".encode())
+    return digest.hexdigest()
 
 
 # -- size, pruning, clearing ----------------------------------------------------------------

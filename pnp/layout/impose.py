@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from .. import reads
+from ..cache.impositions import kept
 from ..load.content import load_document
 from ..findings import Findings
 from ..load.schema import INVALID, Where, bounded, located, validate
@@ -333,8 +334,9 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
 
     Imposition is pure: a deck's pages are worked out once per process for each set of these
     arguments (a check imposes each deck for its own pages and again for the cover sheet's
-    count of sheets), and shared, as the frozen Pages they are. A layout whose data cannot
-    be hashed (slots that keep their YAML locations) is imposed afresh each time.
+    count of sheets), and shared, as the frozen Pages they are, and kept between runs
+    (pnp.cache.impositions). A layout whose data cannot be hashed (slots that keep their YAML
+    locations) is imposed afresh each time.
     """
     key = (count, item, paper_name, layout, bleed_mm, printer, layout_name, printable_mm,
            tuple(sorted((texts or {}).items())), with_backs)
@@ -349,8 +351,9 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
 def _impose_once(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_mm: float,
                  printer: str, layout_name: str, printable_mm: float | None,
                  texts: tuple[tuple[str, str], ...], with_backs: bool) -> tuple[Page, ...]:
-    return tuple(_impose(count, item, paper_name, layout, bleed_mm, printer, layout_name,
-                         printable_mm, dict(texts), with_backs))
+    arguments = (count, item, paper_name, layout, bleed_mm, printer, layout_name, printable_mm,
+                 texts, with_backs)
+    return kept(arguments, lambda: tuple(_impose(*arguments[:8], dict(texts), with_backs)))
 
 
 def _impose(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_mm: float,
