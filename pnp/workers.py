@@ -5,14 +5,15 @@ Both kinds of work run on `concurrent.futures.ProcessPoolExecutor`; with one pro
 
 A build's PDFs (`Drawing`). Each PDF is split into parts that do not depend on how many
 processes there are: a small PDF is one part, a large deck's pages are cut into parts of about
-PART_PAGES pages, each drawn to a PDF of its own by cairo and joined in order by pikepdf before
-the page boxes and metadata are added. Every `-j` draws the same parts, so every build gives
-the same bytes. The pool's workers are forked from multiprocessing's fork server, which imports
-the drawing modules (cairo, cairosvg, pikepdf) once, before any worker is forked from it
-(`set_forkserver_preload`). A build makes its `Drawing` before it checks the content: that
-starts the server, so the libraries load while the content is checked. This process never
-loads them. Page plans are plain frozen data: they are pickled to the workers and PDF bytes
-come back. The document's date is part of its metadata (`DocumentInfo.date_epoch`), never read
+PART_PAGES pages. The workers draw each part to a PDF of its own with cairo; this process
+joins a document's parts in order and adds the page boxes and metadata (pnp.pdf.finish, with
+pikepdf) as soon as its last part comes back, while the workers draw the rest. Every `-j`
+draws the same parts, so every build gives the same bytes. The pool's workers are forked from
+multiprocessing's fork server, which imports the drawing modules (cairo, cairosvg) once, before
+any worker is forked from it (`set_forkserver_preload`). A build makes its `Drawing` before it
+checks the content: that starts the server, so the libraries load while the content is
+checked; this process never loads cairo, and loads pikepdf while the workers draw. Page plans
+are plain frozen data: they are pickled to the workers and PDF bytes come back. The document's date is part of its metadata (`DocumentInfo.date_epoch`), never read
 from a worker's environment. As with any pool whose workers are not plain forks, a worker
 runs the script that started this process again, as `__mp_main__`: a script that builds with
 workers keeps its own code under `if __name__ == "__main__":` (pnp's console script and
@@ -43,6 +44,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib import import_module
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import reads
@@ -103,19 +105,17 @@ def draw_pages(plans: list[PagePlan]) -> bytes:
 
 
 def finish_document(parts: list[bytes], plans: list[PagePlan], document: DocumentInfo) -> bytes:
-    from .pdf.draw import finish_document as finish
+    from .pdf.finish import finish_document as finish
 
     return finish(parts, plans, document)
 
 
-def _draw_part(plans: list[PagePlan], document: DocumentInfo | None,
-               fonts: tuple[str, ...] = ()) -> bytes:
-    """A part's drawing; a PDF drawn in one part (`document` given) is finished here too."""
+def _draw_part(plans: list[PagePlan], fonts: tuple[str, ...] = ()) -> bytes:
+    """A part's pages, as cairo draws them (`finish_document` makes the document)."""
     from .fonts import use_fonts  # not loaded by `pnp.cli`, which imports this module first
 
     use_fonts(fonts)  # a worker may draw for several games: each adds its own fonts
-    drawn = draw_pages(plans)
-    return drawn if document is None else finish_document([drawn], plans, document)
+    return draw_pages(plans)
 
 
 def _drawing_work(plans: Sequence[PagePlan]) -> int:
@@ -150,14 +150,17 @@ class Drawing:
 
     def draw(self, jobs: list[Job], progress: Progress | None = None,
              meanwhile: Callable[[], None] | None = None) -> list[bytes]:
-        """Every job's PDF bytes, in order. `meanwhile` is called once, while the workers
-        draw (with one process: before it draws), for work of this process's own."""
+        """Every job's PDF bytes, in order. The workers draw the parts; this process joins
+        and finishes each document once its last part is drawn (pnp.pdf.finish), while they
+        draw the others. `meanwhile` is called once, while the workers draw (with one
+        process: before it draws), for work of this process's own."""
         parts = [(n, pages) for n, job in enumerate(jobs) for pages in split(len(job.plans))]
-        work = [(list(jobs[n].plans)[pages.start:pages.stop],
-                 jobs[n].document if len(pages) == len(jobs[n].plans) else None, jobs[n].fonts)
-                for n, pages in parts]  # (plans, document when the part is the whole PDF)
+        work = [(list(jobs[n].plans)[pages.start:pages.stop], jobs[n].fonts)
+                for n, pages in parts]
         total, done = sum(len(pages) for _, pages in parts), 0
         drawn: dict[int, bytes] = {}
+        left = [sum(1 for owner, _ in parts if owner == n) for n in range(len(jobs))]
+        documents: dict[int, bytes] = {}
 
         def finished(index: int, data: bytes) -> None:
             nonlocal done
@@ -165,33 +168,32 @@ class Drawing:
             done += len(parts[index][1])
             if progress:
                 progress(done, total)
+            n = parts[index][0]
+            left[n] -= 1
+            if not left[n]:
+                mine = [drawn.pop(i) for i, (owner, _) in enumerate(parts) if owner == n]
+                documents[n] = finish_document(mine, list(jobs[n].plans), jobs[n].document)
 
         if self._pool is None or not parts:
             if meanwhile:
                 meanwhile()
-            for index, (plans, document, fonts) in enumerate(work):
-                finished(index, _draw_part(plans, document, fonts))
+            for index, (plans, fonts) in enumerate(work):
+                finished(index, _draw_part(plans, fonts))
         else:
             from concurrent.futures import FIRST_COMPLETED, wait
 
             # The longest parts first, so no worker is left drawing a long one alone at the end.
             order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))
             pending = {self._pool.submit(_draw_part, *work[i]): i for i in order}
+            import_module("pnp.pdf.finish")  # pikepdf loads here while the workers draw
+
             if meanwhile:
                 meanwhile()
             while pending:
                 complete, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in complete:
                     finished(pending.pop(future), future.result())
-        mine = [[i for i, (owner, _) in enumerate(parts) if owner == n] for n in range(len(jobs))]
-        joins = {n: ([drawn[i] for i in indexes], list(jobs[n].plans), jobs[n].document)
-                 for n, indexes in enumerate(mine) if work[indexes[0]][1] is None}
-        if self._pool is not None:
-            futures = {n: self._pool.submit(finish_document, *join) for n, join in joins.items()}
-            joined = {n: future.result() for n, future in futures.items()}
-        else:
-            joined = {n: finish_document(*join) for n, join in joins.items()}
-        return [joined[n] if n in joined else drawn[mine[n][0]] for n in range(len(jobs))]
+        return [documents[n] for n in range(len(jobs))]
 
     def close(self, cancel: bool = False) -> None:
         pool, self._pool = self._pool, None
