@@ -27,9 +27,12 @@ from types import CodeType
 import jinja2
 import jinja2.meta
 from jinja2 import nodes
+from jinja2.compiler import CodeGenerator
 from jinja2.environment import TemplateExpression
 from jinja2.exceptions import TemplateSyntaxError
+from jinja2.idtracking import VAR_LOAD_RESOLVE
 from jinja2.parser import Parser
+from jinja2.utils import internalcode
 
 from . import store
 
@@ -41,7 +44,11 @@ MEMORY_ENTRIES = 2048
 
 
 class _Memory(OrderedDict):
-    """The most recently used MEMORY_ENTRIES values, by key."""
+    """The most recently used `entries` values, by key."""
+
+    def __init__(self, entries: int = MEMORY_ENTRIES) -> None:
+        super().__init__()
+        self.entries = entries
 
     def recall(self, key):
         value = self.get(key)
@@ -52,11 +59,17 @@ class _Memory(OrderedDict):
     def keep(self, key, value) -> None:
         self[key] = value
         self.move_to_end(key)
-        if len(self) > MEMORY_ENTRIES:
+        if len(self) > self.entries:
             self.popitem(last=False)
 
 
 _MEMORY = _Memory()
+# What compiling a source found out about it (the names it reads, the templates it names),
+# by the keys `names_read` and `template_reads` keep them under: kept on disk only once asked.
+_FOUND = _Memory()
+# Sources parsed to be read before they were compiled, by options and source: each compiled
+# from the same parse (reading a parse leaves it as it was). A few, for the next compile.
+_PARSED = _Memory(entries=64)
 
 
 def _options(env: jinja2.Environment) -> str:
@@ -136,12 +149,16 @@ def _store(key: str, value) -> None:
 
 def names_read(env: jinja2.Environment, source: str) -> tuple[str, ...]:
     """The variables a template source reads from its context, sorted; parsing a template
-    for this costs as much as compiling it, so the answer is kept like code. A syntax error
-    is raised as Jinja raises it."""
+    for this costs as much as compiling it, so the answer is kept like code, and a source
+    this process compiled is not parsed again. A syntax error is raised as Jinja raises it."""
     key = f"reads\0{_options(env)}\0{source}"
     known = _load(key, tuple)
     if known is None:
-        known = tuple(sorted(jinja2.meta.find_undeclared_variables(env.parse(source))))
+        known = _FOUND.recall(key)
+        if known is None:
+            reading = _Reading(env, "<introspection>", "<introspection>", optimized=False)
+            reading.visit(_parsed(env, source))
+            known = tuple(sorted(reading.undeclared))
         _store(key, known)
     return known
 
@@ -154,12 +171,50 @@ def template_reads(env: jinja2.Environment, source: str
     key = f"loads\0{_options(env)}\0{source}"
     known = _load(key, tuple)
     if known is None:
-        tree = env.parse(source)
-        known = (tuple(sorted({name.name for name in tree.find_all(nodes.Name)
-                               if name.ctx == "load"})),
-                 tuple(jinja2.meta.find_referenced_templates(tree)))
+        known = _FOUND.recall(key)
+        if known is None:
+            known = _loads(_parsed(env, source))
         _store(key, known)
     return known
+
+
+def _parsed(env: jinja2.Environment, source: str) -> nodes.Template:
+    """The source parsed, and kept a while for its compile."""
+    key = f"{_options(env)}\0{source}"
+    tree = _PARSED.recall(key)
+    if tree is None:
+        tree = env.parse(source)
+        _PARSED.keep(key, tree)
+    return tree
+
+
+def _loads(tree: nodes.Template) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+    return (tuple(sorted({name.name for name in tree.find_all(nodes.Name)
+                          if name.ctx == "load"})),
+            tuple(jinja2.meta.find_referenced_templates(tree)))
+
+
+class _Noting(CodeGenerator):
+    """Jinja's code generator, noting the names a template reads from its context as it
+    enters each frame, as jinja2.meta.find_undeclared_variables does by generating the code
+    a second time."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.undeclared: set[str] = set()
+
+    def enter_frame(self, frame) -> None:
+        super().enter_frame(frame)
+        for _, (action, param) in frame.symbols.loads.items():
+            if action == VAR_LOAD_RESOLVE and param not in self.environment.globals:
+                self.undeclared.add(param)
+
+
+class _Reading(_Noting):
+    """Only the names (without the optimizer, which would fold the parse it reads)."""
+
+    def write(self, x: str) -> None:
+        """Nothing is written."""
 
 
 def reads_name(env: jinja2.Environment, source: str, name: str) -> bool:
@@ -173,14 +228,35 @@ class CachedCompiling:
     run. A loader's templates are left to the environment's bytecode cache."""
 
     def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
-        if raw or name is not None or filename is not None or not isinstance(source, str):
+        if raw or not isinstance(source, str) or self.code_generator_class is not CodeGenerator:
             return super().compile(source, name, filename, raw, defer_init)
+        if name is not None or filename is not None:
+            return self._compile_noting(source, name, filename, defer_init)
         key = f"template\0{_options(self)}\0{defer_init}\0{source}"
         code = _load(key)
         if code is None:
-            code = super().compile(source, name, filename, raw, defer_init)
+            code = self._compile_noting(source, name, filename, defer_init)
             _store(key, code)
         return code
+
+    @internalcode  # hidden from a template error's traceback, as Jinja's own compile is
+    def _compile_noting(self, source: str, name, filename, defer_init: bool):
+        """Jinja's `compile` of a source, which also notes what `names_read` and
+        `template_reads` would parse the source again for, or compiles the parse they made
+        (each parse as long as the compile's own): a first check parsed every template up
+        to three times."""
+        try:
+            tree = _PARSED.pop(f"{_options(self)}\0{source}", None) or \
+                self._parse(source, name, filename)
+            loads = _loads(tree)  # before the generator's optimizer folds the tree
+            generator = _Noting(self, name, filename, None, defer_init, self.optimized)
+            generator.visit(tree)
+        except TemplateSyntaxError:
+            self.handle_exception(source=source)
+        options = _options(self)
+        _FOUND.keep(f"loads\0{options}\0{source}", loads)
+        _FOUND.keep(f"reads\0{options}\0{source}", tuple(sorted(generator.undeclared)))
+        return self._compile(generator.stream.getvalue(), filename or "<template>")
 
     def compile_expression(self, source: str, undefined_to_none: bool = True):
         key = f"expression\0{_options(self)}\0{source}"

@@ -4,6 +4,8 @@ the same source and the same environment settings (pnp.cache.jinja)."""
 
 from __future__ import annotations
 
+import marshal
+
 import jinja2
 import pytest
 
@@ -59,3 +61,61 @@ def test_templates_are_kept_by_jinjas_own_bytecode_cache(tmp_path, monkeypatch, 
     kept[0].write_bytes(jinja2.bccache.bc_magic + b"damaged")  # Jinja itself would raise
     monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())
     assert render("d") == "<svg>[d]</svg>"  # a damaged entry is compiled again
+
+
+def _sources() -> list[tuple[str, str]]:
+    """Every Jinja template the project ships or tests with, by path and source."""
+    from conftest import REPO
+
+    found = []
+    for pattern in ("templates/**/*.j2", "pnp/templates/**/*.j2", "pnp/scaffold/**/*.j2",
+                    "tests/**/*.j2", "bench/**/*.j2"):
+        found += [(str(path.relative_to(REPO)), path.read_text(encoding="utf-8"))
+                  for path in sorted(REPO.glob(pattern))]
+    return found
+
+
+@pytest.mark.parametrize("env_kind", ["renderer", "rules"])
+def test_one_parse_answers_what_three_did(env_kind, user_cache, monkeypatch, tmp_path):
+    """A template is parsed once, for what it reads, what it names and its code; each answer
+    is the one Jinja's own three parses give (`find_undeclared_variables`, a walk of the
+    tree, `compile`), whichever is asked first."""
+    import jinja2.meta
+
+    from pnp.load.expressions import sandbox
+
+    env = Renderer([str(tmp_path)], {}, {}).env if env_kind == "renderer" else sandbox
+    sources = _sources()
+    assert len(sources) > 40
+    for path, source in sources:
+        try:
+            reads = tuple(sorted(jinja2.meta.find_undeclared_variables(
+                jinja2.Environment.parse(env, source))))
+        except jinja2.TemplateError as exc:  # a broken template, or a filter of another env
+            with pytest.raises(type(exc)):
+                jinja.names_read(env, source)
+            continue
+        tree = jinja2.Environment.parse(env, source)
+        loads = (tuple(sorted({n.name for n in tree.find_all(jinja2.nodes.Name)
+                               if n.ctx == "load"})),
+                 tuple(jinja2.meta.find_referenced_templates(tree)))
+        code = jinja2.Environment.compile(env, source, path, path)
+        for first in ("compile", "read"):  # each order, as in a new process
+            monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())
+            monkeypatch.setattr(jinja, "_FOUND", jinja._Memory())
+            monkeypatch.setattr(jinja, "_PARSED", jinja._Memory(entries=64))
+            for kept in user_cache.glob("jinja-*/*"):
+                kept.unlink()
+            parses = []
+            real_parse = jinja2.Environment._parse
+            monkeypatch.setattr(jinja2.Environment, "_parse",
+                                lambda self, *args: parses.append(1) or real_parse(self, *args))
+            if first == "compile":
+                ours = env.compile(source, path, path)
+            assert jinja.names_read(env, source) == reads, path
+            assert jinja.template_reads(env, source) == loads, path
+            if first == "read":
+                ours = env.compile(source, path, path)
+            monkeypatch.setattr(jinja2.Environment, "_parse", real_parse)
+            assert marshal.dumps(ours) == marshal.dumps(code), path
+            assert len(parses) == 1, (path, first)
