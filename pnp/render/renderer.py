@@ -170,6 +170,7 @@ class Renderer:
         self._roots: dict[str, dict[str, str] | expat.ExpatError] = {}
         self._drawing: dict[str, tuple[str, str, str] | None] = {}  # svg -> drawing_problem
         self._safety: dict[tuple, list] = {}  # each distinct drawing's print-safety problems
+        self._lines: dict[tuple[str, str], Location] = {}  # each written line's template line
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
         """The findings gathered since the last call, and the keys of those reported once
@@ -344,7 +345,13 @@ class Renderer:
         return True
 
     def _source_line(self, template: str, rendered: str) -> Location:
-        """The template line that most likely wrote `rendered` (Jinja keeps no output map)."""
+        """The template line that most likely wrote `rendered` (Jinja keeps no output map),
+        looked for once: a problem of a deck's template shows on most of its faces."""
+        if (template, rendered) not in self._lines:
+            self._lines[template, rendered] = self._find_source_line(template, rendered)
+        return self._lines[template, rendered]
+
+    def _find_source_line(self, template: str, rendered: str) -> Location:
         try:
             source, filename, _ = self.env.loader.get_source(self.env, template)
         except jinja2.TemplateNotFound:
@@ -523,7 +530,6 @@ class Renderer:
         """Emphasis and every character, each in the face that draws it."""
         if where is None:
             return
-        text = "".join(part for _, part in emphasis.spans)
         if emphasis.problem:
             self.findings.error("text-emphasis", where, emphasis.problem, subject=label,
                                 field=field, hint="close it with the same mark, or write \\* "
