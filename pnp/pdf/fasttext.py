@@ -9,9 +9,15 @@ text API applies no kerning either way), so the pixels are the same; the text st
 the font embedded, and the line is written as one string, spaces included, so a PDF reader
 extracts the words with their spaces.
 
-Anything this does not handle exactly as cairosvg would (tspans, per-character positions,
-letter-spacing, a stroke, a gradient, an opacity, baseline alignment, text on a path) returns
-False, and cairosvg draws the element as before.
+Letter-spaced text (a heading's `letter-spacing`) is shown glyph by glyph, each at the place
+cairosvg puts it: the previous glyph's advance and the spacing on from it, the line moved by
+the anchor as cairosvg moves it (spacing included), one `show_text` per glyph, as cairosvg
+shows them. What is skipped is cairosvg's outline of every glyph, built into a path only to be
+stroked with no paint.
+
+Anything this does not handle exactly as cairosvg would (tspans, per-character positions, a
+stroke, a gradient, an opacity, baseline alignment, text on a path) returns False, and cairosvg
+draws the element as before.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import cairocffi as cairo
 from cairosvg.helpers import paint, size, transform
 
 # Attributes whose presence sends an element back to cairosvg's own text code.
-_NOT_HANDLED = ("dx", "dy", "rotate", "letter-spacing", "display-anchor", "dominant-baseline",
+_NOT_HANDLED = ("dx", "dy", "rotate", "display-anchor", "dominant-baseline",
                 "alignment-baseline", "filter", "mask", "clip-path", "href",
                 "{http://www.w3.org/1999/xlink}href", "font", "text-rendering")
 _ANCHOR = {None: 0.0, "start": 0.0, "middle": 0.5, "end": 1.0}
@@ -73,12 +79,16 @@ def draw_text(surface, node) -> bool:
             y = size(surface, node["y"], "y") if "y" in node else surface.cursor_position[1]
             text = node.text
             share = _ANCHOR[anchor]
-            if share:
-                x_bearing, _, width = context.text_extents(text)[:3]
-                x -= share * width + x_bearing
+            spacing = size(surface, node.get("letter-spacing"))
             context.set_source_rgba(*surface.map_color(fill_colour, opacity))
-            context.move_to(x, y)
-            context.show_text(text)
+            if spacing:
+                _show_spaced(context, text, x, y, share, spacing)
+            else:
+                if share:
+                    x_bearing, _, width = context.text_extents(text)[:3]
+                    x -= share * width + x_bearing
+                context.move_to(x, y)
+                context.show_text(text)
         context.new_path()
     finally:
         context.restore()
@@ -87,3 +97,28 @@ def draw_text(surface, node) -> bool:
     surface.cursor_d_position = [0, 0]
     surface.text_path_width = 0
     return True
+
+
+def _show_spaced(context, text: str, x: float, y: float, share: float, spacing: float) -> None:
+    """`text` with `spacing` after each glyph, each placed and shown as cairosvg's text code
+    places and shows it (pnp draws nothing else there, so the same numbers give the same
+    page)."""
+    x_bearing, _, width = context.text_extents(text)[:3]
+    x_align = 0.0
+    if share == 0.5:
+        x_align = -(width / 2 + x_bearing)
+        x_align -= (len(text) - 1) * spacing / 2
+    elif share == 1.0:
+        x_align = -(width + x_bearing)
+        x_align -= (len(text) - 1) * spacing
+    for i, letter in enumerate(text):
+        advance = context.text_extents(letter)[4]
+        if i:
+            x += spacing
+        context.save()
+        context.move_to(x, y)
+        context.rel_move_to(x_align, 0)
+        if not letter.isspace():  # as cairosvg: a space is only moved past
+            context.show_text(letter)
+        context.restore()
+        x += advance
