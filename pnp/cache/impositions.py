@@ -42,6 +42,10 @@ def kept(arguments: tuple, impose: Callable[[], Pages]) -> Pages:
         except Exception:  # noqa: BLE001 - an unreadable entry only costs the imposition
             pass
     pages = impose()
-    store.write(folder, key, pickle.dumps({"format": FORMAT, "key": key, "pages": pages},
-                                          pickle.HIGHEST_PROTOCOL))
+    try:
+        data = pickle.dumps({"format": FORMAT, "key": key, "pages": pages},
+                            pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return pages  # not kept: imposed again next time
+    store.write(folder, key, data)
     return pages

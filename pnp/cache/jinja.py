@@ -246,8 +246,9 @@ class CachedCompiling:
         (each parse as long as the compile's own): a first check parsed every template up
         to three times."""
         try:
-            tree = _PARSED.pop(f"{_options(self)}\0{source}", None) or \
-                self._parse(source, name, filename)
+            tree = _PARSED.pop(f"{_options(self)}\0{source}", None)
+            if tree is None:
+                tree = self._parse(source, name, filename)
             loads = _loads(tree)  # before the generator's optimizer folds the tree
             generator = _Noting(self, name, filename, None, defer_init, self.optimized)
             generator.visit(tree)

@@ -65,3 +65,11 @@ def test_a_damaged_entry_is_imposed_again(imposed, user_cache):
     entry.write_bytes(entry.read_bytes()[:-10])
     assert run(42) == first
     assert done == [42, 42]
+
+
+def test_pages_that_cannot_be_pickled_are_handed_on_and_not_kept(user_cache):
+    from pnp.cache.impositions import kept
+
+    pages = (lambda: None,)  # nothing an imposition makes, but what pickle refuses
+    assert kept(("unpicklable",), lambda: pages) is pages
+    assert not [path for path in user_cache.glob("impositions-*/*") if path.is_file()]
