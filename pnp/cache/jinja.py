@@ -247,7 +247,7 @@ class CachedCompiling:
         to three times."""
         try:
             tree = _PARSED.pop(f"{_options(self)}\0{source}", None)
-            if tree is None:
+            if tree is None or tree.environment is not self:  # another's, with its filters
                 tree = self._parse(source, name, filename)
             loads = _loads(tree)  # before the generator's optimizer folds the tree
             generator = _Noting(self, name, filename, None, defer_init, self.optimized)
