@@ -105,9 +105,17 @@ def draw_pages(plans: list[PagePlan]) -> bytes:
 
 
 def finish_document(parts: list[bytes], plans: list[PagePlan], document: DocumentInfo) -> bytes:
-    from .pdf.finish import finish_document as finish
+    return _finishing().finish_document(parts, plans, document)
 
-    return finish(parts, plans, document)
+
+def _finishing():
+    """pnp.pdf.finish, loaded with Ctrl-C and SIGTERM held (and delivered once it is): the
+    extension of pikepdf, which it loads, turns a signal taken while it loads into an
+    ImportError, where an interrupted build must say it was interrupted."""
+    from .output import held_signals
+
+    with held_signals():
+        return import_module("pnp.pdf.finish")
 
 
 def _draw_part(plans: list[PagePlan], fonts: tuple[str, ...] = ()) -> bytes:
@@ -185,7 +193,7 @@ class Drawing:
             # The longest parts first, so no worker is left drawing a long one alone at the end.
             order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))
             pending = {self._pool.submit(_draw_part, *work[i]): i for i in order}
-            import_module("pnp.pdf.finish")  # pikepdf loads here while the workers draw
+            _finishing()  # pikepdf loads here while the workers draw
 
             if meanwhile:
                 meanwhile()

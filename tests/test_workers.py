@@ -317,3 +317,27 @@ def test_workers_leave_when_the_build_is_killed_outright(project):
                 os.kill(pid, signal.SIGKILL)
         child.kill()
         child.communicate(timeout=60)
+
+
+def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
+    """pikepdf's extension turns a Ctrl-C taken while it loads into an ImportError (a build
+    then ended in an internal error): the build's own process loads it with Ctrl-C and
+    SIGTERM held, and takes the signal once it has loaded."""
+    probe = textwrap.dedent("""
+        import importlib, os, signal, sys
+        import pnp.workers as workers
+        real = importlib.import_module
+
+        def loading(name):
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, as the library starts to load
+            return real(name)
+
+        workers.import_module = loading
+        try:
+            workers._finishing()
+        except KeyboardInterrupt:
+            print("interrupted after loading:", "pikepdf" in sys.modules)
+    """)
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=60)
+    assert run.stdout.strip() == "interrupted after loading: True", run.stderr
