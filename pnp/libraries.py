@@ -1,7 +1,11 @@
 """The C libraries pnp opens itself through ctypes (fontconfig, and cairo to ask its
-version): a usual file name in; the opened library, or None, out."""
+version): a usual file name in; the opened library, or None, out. And Python modules whose
+native extension must load whole (`load_whole`)."""
 
 from __future__ import annotations
+
+import importlib
+import signal
 
 
 def open_library(soname: str, name: str | None = None):
@@ -24,3 +28,21 @@ def open_library(soname: str, name: str | None = None):
         return ctypes.CDLL(found) if found else None
     except OSError:
         return None
+
+
+# Ctrl-C, and the signals that stop a process, held while a module loads.
+_HELD = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
+
+
+def load_whole(module: str):
+    """`module`, imported with Ctrl-C and SIGTERM held, and delivered once it has loaded:
+    pikepdf's extension turns a signal taken while it loads into an ImportError, where an
+    interrupted command must say that it was interrupted."""
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    except (AttributeError, OSError, ValueError):  # no pthread_sigmask, or not the main thread
+        return importlib.import_module(module)
+    try:
+        return importlib.import_module(module)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)

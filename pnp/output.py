@@ -236,18 +236,6 @@ def _put_back(replaced: list[Path], kept: dict[Path, Path]) -> None:
         old.unlink(missing_ok=True)
 
 
-@contextmanager
-def held_signals():
-    """Ctrl-C and SIGTERM held back while the block runs, then delivered: for work that a
-    signal must not cut short, such as loading a library that turns an interrupt taken while
-    it loads into an error of its own."""
-    held = _hold_signals()
-    try:
-        yield
-    finally:
-        _release_signals(held)
-
-
 def _hold_signals():
     try:
         return signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)

@@ -44,10 +44,10 @@ import sys
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import import_module
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import reads
+from .libraries import load_whole
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -109,13 +109,8 @@ def finish_document(parts: list[bytes], plans: list[PagePlan], document: Documen
 
 
 def _finishing():
-    """pnp.pdf.finish, loaded with Ctrl-C and SIGTERM held (and delivered once it is): the
-    extension of pikepdf, which it loads, turns a signal taken while it loads into an
-    ImportError, where an interrupted build must say it was interrupted."""
-    from .output import held_signals
-
-    with held_signals():
-        return import_module("pnp.pdf.finish")
+    """pnp.pdf.finish, loaded whole (pnp.libraries.load_whole: it loads pikepdf)."""
+    return load_whole("pnp.pdf.finish")
 
 
 def _draw_part(plans: list[PagePlan], fonts: tuple[str, ...] = ()) -> bytes:

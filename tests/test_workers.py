@@ -321,8 +321,8 @@ def test_workers_leave_when_the_build_is_killed_outright(project):
 
 def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
     """pikepdf's extension turns a Ctrl-C taken while it loads into an ImportError (a build
-    then ended in an internal error): the build's own process loads it with Ctrl-C and
-    SIGTERM held, and takes the signal once it has loaded."""
+    then ended in an internal error): the build's own process loads it whole, with Ctrl-C
+    and SIGTERM held (pnp.libraries.load_whole), and takes the signal once it has loaded."""
     probe = textwrap.dedent("""
         import importlib, os, signal, sys
         import pnp.workers as workers
@@ -332,7 +332,7 @@ def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
             os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, as the library starts to load
             return real(name)
 
-        workers.import_module = loading
+        importlib.import_module = loading
         try:
             workers._finishing()
         except KeyboardInterrupt:

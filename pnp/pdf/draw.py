@@ -26,6 +26,7 @@ import cairosvg.surface
 from ..load.assets import refuse_fetch
 from .fasttext import draw_text
 from ..fonts import use_bundled_fonts
+from ..libraries import load_whole
 from ..layout.plans import DocumentInfo, PagePlan, PageTransform, svg_size_mm
 from ..units import Rect, Size, mm_to_pt
 
@@ -146,9 +147,8 @@ def draw_svg(target: cairo.Surface, svg: str, x_mm: float, y_mm: float, *,
 
 def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
     """Draw the pages with cairo, then add page boxes and print settings with pikepdf."""
-    from .finish import finish_document  # not loaded by the drawing processes, which draw
-
-    return finish_document([draw_pages(pages)], pages, info)
+    finish = load_whole("pnp.pdf.finish")  # not loaded by the drawing processes, which draw
+    return finish.finish_document([draw_pages(pages)], pages, info)
 
 
 def draw_pages(pages: list[PagePlan]) -> bytes:
