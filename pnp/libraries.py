@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import signal
+import threading
 
 
 def open_library(soname: str, name: str | None = None):
@@ -30,19 +31,28 @@ def open_library(soname: str, name: str | None = None):
         return None
 
 
-# Ctrl-C, and the signals that stop a process, held while a module loads.
-_HELD = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
+# Ctrl-C, and the signals that stop a process, kept back while a module loads.
+_HELD = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
 
 
 def load_whole(module: str):
-    """`module`, imported with Ctrl-C and SIGTERM held, and delivered once it has loaded:
-    pikepdf's extension turns a signal taken while it loads into an ImportError, where an
-    interrupted command must say that it was interrupted."""
-    try:
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    except (AttributeError, OSError, ValueError):  # no pthread_sigmask, or not the main thread
+    """`module`, imported with Ctrl-C and SIGTERM noted, not acted on, until it has loaded,
+    and then raised again: pikepdf's extension turns a KeyboardInterrupt raised while it
+    loads into an ImportError or an abort, where an interrupted command must say that it was
+    interrupted. (Blocking the signals would not do: one already taken is acted on at the
+    next instruction.) Elsewhere than in the main thread, no handler can be set: imported
+    as it is."""
+    if threading.current_thread() is not threading.main_thread():
         return importlib.import_module(module)
+    taken: list[int] = []
+    previous = {}
     try:
+        for signum in _HELD:
+            previous[signum] = signal.signal(signum, lambda signum, frame: taken.append(signum))
         return importlib.import_module(module)
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for signum, handler in previous.items():
+            if handler is not None:
+                signal.signal(signum, handler)
+        if taken:
+            signal.raise_signal(taken[0])  # to the handler the command had set

@@ -324,9 +324,12 @@ def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
     then ended in an internal error): the build's own process loads it whole, with Ctrl-C
     and SIGTERM held (pnp.libraries.load_whole), and takes the signal once it has loaded."""
     probe = textwrap.dedent("""
-        import importlib, os, signal, sys
+        import importlib, os, signal, sys, threading, time
         import pnp.workers as workers
         real = importlib.import_module
+        # Another thread, as the pool's own thread is while a build draws: the signal may be
+        # taken there, however this thread's mask is set, and acted on here.
+        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
 
         def loading(name):
             os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, as the library starts to load
