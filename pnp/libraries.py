@@ -37,11 +37,12 @@ _HELD = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "S
 
 def load_whole(module: str):
     """`module`, imported with Ctrl-C and SIGTERM noted, not acted on, until it has loaded,
-    and then raised again: pikepdf's extension turns a KeyboardInterrupt raised while it
-    loads into an ImportError or an abort, where an interrupted command must say that it was
-    interrupted. (Blocking the signals would not do: one already taken is acted on at the
-    next instruction.) Elsewhere than in the main thread, no handler can be set: imported
-    as it is."""
+    and then raised again to the handler the command had set: pikepdf's extension turns a
+    KeyboardInterrupt raised while it loads into an ImportError, or nanobind aborts the
+    process, where an interrupted command must say that it was interrupted. Blocking the
+    signals would not do: one that another thread takes is acted on here at the next
+    instruction, mask or not. Elsewhere than in the main thread no handler can be set: the
+    module is imported as it is."""
     if threading.current_thread() is not threading.main_thread():
         return importlib.import_module(module)
     taken: list[int] = []
