@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import signal
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def open_library(soname: str, name: str | None = None):
@@ -31,29 +33,38 @@ def open_library(soname: str, name: str | None = None):
         return None
 
 
-# Ctrl-C, and the signals that stop a process, kept back while a module loads.
+# Ctrl-C, and the signals that stop a process: kept back (`signals_kept_back`).
 _HELD = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
 
 
-def load_whole(module: str):
-    """`module`, imported with Ctrl-C and SIGTERM noted, not acted on, until it has loaded,
-    and then raised again to the handler the command had set: pikepdf's extension turns a
-    KeyboardInterrupt raised while it loads into an ImportError, or nanobind aborts the
-    process, where an interrupted command must say that it was interrupted. Blocking the
-    signals would not do: one that another thread takes is acted on here at the next
-    instruction, mask or not. Elsewhere than in the main thread no handler can be set: the
-    module is imported as it is."""
+@contextmanager
+def signals_kept_back() -> Iterator[None]:
+    """Ctrl-C and SIGTERM noted, not acted on, while the block runs, and raised again once it
+    has, to the handler the command had set. Blocking the signals is not enough where there
+    are other threads (a worker pool's, while a build draws): one they take is acted on in
+    the main thread at its next instruction, mask or not. Elsewhere than in the main thread
+    no handler can be set: the block runs as it is."""
     if threading.current_thread() is not threading.main_thread():
-        return importlib.import_module(module)
+        yield
+        return
     taken: list[int] = []
     previous = {}
     try:
         for signum in _HELD:
             previous[signum] = signal.signal(signum, lambda signum, frame: taken.append(signum))
-        return importlib.import_module(module)
+        yield
     finally:
         for signum, handler in previous.items():
             if handler is not None:
                 signal.signal(signum, handler)
         if taken:
-            signal.raise_signal(taken[0])  # to the handler the command had set
+            signal.raise_signal(taken[0])
+
+
+def load_whole(module: str):
+    """`module`, imported with Ctrl-C and SIGTERM kept back until it has loaded
+    (`signals_kept_back`): pikepdf's extension turns a KeyboardInterrupt raised while it
+    loads into an ImportError, or nanobind aborts the process, where an interrupted command
+    must say that it was interrupted."""
+    with signals_kept_back():
+        return importlib.import_module(module)

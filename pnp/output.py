@@ -43,6 +43,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import OutsideError, disk_full, is_disk_full, outside_error, shown
+from .libraries import signals_kept_back
 
 STAGING_PREFIX = ".pnp-staging-"
 OLD_PREFIX = ".pnp-old-"  # the previous file, kept until every rename of a build has succeeded
@@ -109,7 +110,8 @@ class Staging:
         return outside_error(exc, folder, doing, writing=True)
 
     def commit(self) -> list[Path]:
-        """Rename every staged file into place, with Ctrl-C and SIGTERM held until all are.
+        """Rename every staged file into place, with Ctrl-C and SIGTERM kept back until all
+        are (pnp.libraries.signals_kept_back).
 
         Every staged file is on the disk before the first rename (`_flush_staged`), every
         destination is checked before it, and each file a rename replaces is kept (as a hard
@@ -117,6 +119,11 @@ class Staging:
         earlier files back, so the set is all old or all new.
         """
         self._flush_staged()
+        with signals_kept_back():
+            return self._rename_staged()
+
+    def _rename_staged(self) -> list[Path]:
+        # Held here too: the threads started below are then born with the signals blocked.
         held = _hold_signals()
         try:
             for _, destination in self.staged:

@@ -238,3 +238,41 @@ def test_ctrl_c_after_the_renames_does_not_claim_nothing_changed(project, built,
     assert result.lines[-1] == "pnp: interrupted after its files were written in full"
     after = _snapshot(project / OUT)
     assert set(after) == set(built) and all(after[n] != built[n] for n in built)
+
+
+def test_a_signal_another_thread_takes_as_the_files_are_renamed_leaves_them_whole(tmp_path):
+    """A build has other threads while it commits (its worker pool's): a Ctrl-C one of them
+    takes is acted on in the main thread at its next instruction, whatever its mask. Raised
+    between two renames, it left the first file new and the second old, and the build said
+    nothing was changed. It is now kept back until every file is in place, and the build
+    reports what it wrote."""
+    probe = textwrap.dedent("""
+        import os, signal, sys, threading, time
+        from pathlib import Path
+        from pnp.output import staged_output
+
+        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+        folder = Path(sys.argv[1])
+        for name in ("a.pdf", "b.pdf"):
+            (folder / name).write_bytes(b"old")
+        real = os.replace
+
+        def replacing(source, destination):
+            real(source, destination)
+            if str(destination).endswith("a.pdf"):
+                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, between the two renames,
+                time.sleep(0.05)  # taken by the other thread meanwhile
+
+        os.replace = replacing
+        try:
+            with staged_output() as staging:
+                for name in ("a.pdf", "b.pdf"):
+                    staging.write(folder / name, b"new")
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        print(*[(folder / name).read_bytes().decode() for name in ("a.pdf", "b.pdf")])
+    """)
+    run = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True,
+                         text=True, timeout=60)
+    assert run.stdout.split("\n")[:2] == ["finished", "new new"], run.stdout + run.stderr
