@@ -9,18 +9,18 @@ check spent again, an edited card's too. So, like compiled templates and measure
 imposition is kept by what computing it depends on: the arguments' repr (every field of
 every value, floats exactly) and pnp's installation (its files, the installed distributions,
 Python's version), in the user's cache (pnp.cache.store), capped and pruned with the rest.
-An entry that cannot be read or unpickled is imposed again.
+An entry that cannot be read or unpickled is imposed again; pages that cannot be pickled
+are not kept.
 """
 
 from __future__ import annotations
 
 import hashlib
-import pickle
 from typing import Callable, TypeVar
 
-from . import store
+from . import store, values
 
-FORMAT = 1
+FORMAT = 2  # 2: the entry as pnp.cache.values.write_value keeps it
 KIND = "impositions"
 
 Pages = TypeVar("Pages")
@@ -33,19 +33,8 @@ def kept(arguments: tuple, impose: Callable[[], Pages]) -> Pages:
         return impose()
     key = hashlib.sha256("\0".join([str(FORMAT), store.installation(), repr(arguments)]).encode(
         "utf-8", "surrogatepass")).hexdigest()
-    data = store.read(folder, key)
-    if data is not None:
-        try:
-            entry = pickle.loads(data)
-            if entry["format"] == FORMAT and entry["key"] == key:
-                return entry["pages"]
-        except Exception:  # noqa: BLE001 - an unreadable entry only costs the imposition
-            pass
-    pages = impose()
-    try:
-        data = pickle.dumps({"format": FORMAT, "key": key, "pages": pages},
-                            pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        return pages  # not kept: imposed again next time
-    store.write(folder, key, data)
+    pages = values.read_value(folder, key, FORMAT)
+    if pages is None:
+        pages = impose()
+        values.write_value(folder, key, FORMAT, pages)
     return pages

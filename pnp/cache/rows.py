@@ -7,9 +7,9 @@ changes one of its files. A file's validation depends on its bytes, on the manif
 fields it is validated against, the labels findings name items by), on where pnp runs
 (findings name files relative to it), on the limits a person may raise (a file's size and
 a list's items, pnp.load.limits) and on pnp itself: the key is a SHA-256 over all of them,
-so an entry is used again only where validating again would give the same answer. Records are kept as plain
-values (their type's name and fields) and made again as this run's record types, which pickle
-cannot name across processes. Entries live in the user's cache (pnp.cache.store), capped
+so an entry is used again only where validating again would give the same answer. Records
+are kept as plain values (their type's name and fields) and made again as this run's record
+types, which pickle cannot name across processes. Entries live in the user's cache (pnp.cache.store), capped
 and pruned with the rest; `--no-cache` neither reads nor writes them.
 
 Why: on a 30,000-card deck in four files, a check after one row was edited spent about 0.7 s
@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 
-from . import store
+from . import store, values
 
-FORMAT = 1
+FORMAT = 2  # 2: the entry as pnp.cache.values.write_value keeps it
 KIND = "rows"
 
 
@@ -50,22 +49,12 @@ class RowCache:
 
     def recall(self, key: str):
         """The plain validation kept under `key`, or None."""
-        data = store.read(self.folder, key)
-        if data is None:
-            return None
-        try:
-            entry = pickle.loads(data)
-            return entry["kept"] if entry["format"] == FORMAT and entry["key"] == key else None
-        except Exception:  # noqa: BLE001 - an unreadable entry only costs the validation
-            return None
+        return values.read_value(self.folder, key, FORMAT)
 
     def keep(self, key: str, kept) -> None:
-        try:
-            data = pickle.dumps({"format": FORMAT, "key": key, "kept": kept},
-                                pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-            return  # not kept: the next check only validates again
-        store.write(self.folder, key, data)
+        """Keep a plain validation (one pickle cannot write is not kept: the next check only
+        validates again)."""
+        values.write_value(self.folder, key, FORMAT, kept)
 
 
 __all__ = ["RowCache"]

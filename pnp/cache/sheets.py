@@ -46,13 +46,12 @@ import jinja2
 
 from .. import reads
 from . import store
+from .values import UNPICKLABLE
 from .jinja import template_reads
 
 FORMAT = 4  # 4: the result pickled apart from its entry
 # What a template may read through `game` that game.yaml (its fonts and icons) holds.
 GAME_YAML_NAMES = frozenset({"info", "icons", "fonts", "language", "folder"})
-# What pickling a value that cannot be written exactly raises.
-UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError, RecursionError)
 
 
 def _made_at_run_time(*parts) -> None:
