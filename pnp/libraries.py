@@ -33,8 +33,10 @@ def open_library(soname: str, name: str | None = None):
         return None
 
 
-# Ctrl-C, and the signals that stop a process: kept back (`signals_kept_back`).
-_HELD = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+# Ctrl-C, kill, and a closed terminal (SIGHUP, where the platform has it): what stops a
+# command, and what `signals_kept_back` keeps back.
+STOPPING = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP")
+                                              else ())
 
 
 @contextmanager
@@ -50,7 +52,7 @@ def signals_kept_back() -> Iterator[None]:
     taken: list[int] = []
     previous = {}
     try:
-        for signum in _HELD:
+        for signum in STOPPING:
             previous[signum] = signal.signal(signum, lambda signum, frame: taken.append(signum))
         yield
     finally:

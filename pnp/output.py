@@ -43,13 +43,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import OutsideError, disk_full, is_disk_full, outside_error, shown
-from .libraries import signals_kept_back
+from .libraries import STOPPING, signals_kept_back
 
 STAGING_PREFIX = ".pnp-staging-"
 OLD_PREFIX = ".pnp-old-"  # the previous file, kept until every rename of a build has succeeded
-# Ctrl-C, kill, and a closed terminal (SIGHUP, where the platform has it).
-_STOPPING = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
-_HELD_SIGNALS = {signal.SIGINT, *_STOPPING}
+# Besides Ctrl-C (KeyboardInterrupt by itself), what stops a build: a handler makes it one.
+_STOPPING = [signum for signum in STOPPING if signum != signal.SIGINT]
 _commits = 0  # builds committed by this process, so an interrupt can say what already happened
 SYNC_THREADS = 8  # fsyncs in flight at once: more gained little on ext4 (see the notes)
 
@@ -245,7 +244,7 @@ def _put_back(replaced: list[Path], kept: dict[Path, Path]) -> None:
 
 def _hold_signals():
     try:
-        return signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+        return signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
     except (AttributeError, OSError):  # platforms without pthread_sigmask
         return None
 

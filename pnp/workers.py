@@ -13,8 +13,9 @@ multiprocessing's fork server, which imports the drawing modules (cairo, cairosv
 any worker is forked from it (`set_forkserver_preload`). A build makes its `Drawing` before it
 checks the content: that starts the server, so the libraries load while the content is
 checked; this process never loads cairo, and loads pikepdf while the workers draw. Page plans
-are plain frozen data: they are pickled to the workers and PDF bytes come back. The document's date is part of its metadata (`DocumentInfo.date_epoch`), never read
-from a worker's environment. As with any pool whose workers are not plain forks, a worker
+are plain frozen data: they are pickled to the workers and PDF bytes come back. The
+document's date is part of its metadata (`DocumentInfo.date_epoch`), never read from a
+worker's environment. As with any pool whose workers are not plain forks, a worker
 runs the script that started this process again, as `__mp_main__`: a script that builds with
 workers keeps its own code under `if __name__ == "__main__":` (pnp's console script and
 `python -m pnp` do).

@@ -9,8 +9,9 @@ fields it is validated against, the labels findings name items by), on where pnp
 a list's items, pnp.load.limits) and on pnp itself: the key is a SHA-256 over all of them,
 so an entry is used again only where validating again would give the same answer. Records
 are kept as plain values (their type's name and fields) and made again as this run's record
-types, which pickle cannot name across processes. Entries live in the user's cache (pnp.cache.store), capped
-and pruned with the rest; `--no-cache` neither reads nor writes them.
+types, which pickle cannot name across processes. Entries live in the user's cache
+(pnp.cache.store, as pnp.cache.values keeps them), capped and pruned with the rest;
+`--no-cache` neither reads nor writes them.
 
 Why: on a 30,000-card deck in four files, a check after one row was edited spent about 0.7 s
 reading and validating the three files that had not changed (0.3 s a file, and passing the
