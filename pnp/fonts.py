@@ -65,9 +65,6 @@ class FontTable:
     def _hash(self) -> int:
         return hash((self.faces, self.styled, self.fallbacks))
 
-    def _all(self) -> tuple[FontFace, ...]:
-        return self._every
-
     @cached_property
     def _every(self) -> tuple[FontFace, ...]:
         return self.faces + self.styled + tuple(f for _, faces in self.fallbacks for f in faces)
@@ -89,12 +86,12 @@ class FontTable:
 
     @property
     def families(self) -> list[str]:
-        return sorted({face.family for face in self._all()})
+        return sorted({face.family for face in self._every})
 
     def every_face(self) -> list[FontFace]:
         """Each font file once, as fontconfig and the proof load them."""
         seen: dict[Path, FontFace] = {}
-        for face in self._all():
+        for face in self._every:
             seen.setdefault(face.location, face)
         return list(seen.values())
 
@@ -117,7 +114,7 @@ class FontTable:
         family = family.split(",")[0].strip().strip("\"'")
         weight = "bold" if weight in ("bold", "bolder", "600", "700", "800", "900") else "normal"
         style = "italic" if style in ("italic", "oblique") else "normal"
-        candidates = [face for face in self._all() if face.family == family]
+        candidates = [face for face in self._every if face.family == family]
         if not candidates:
             return None
         # fontconfig favours the slant over the weight when it cannot match both
