@@ -28,7 +28,7 @@ from .compose.kit import KitPlan, plan_kit
 from .errors import UsageError
 from .findings import Findings, Location, display_path
 from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
-from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
+from .layout.layouts import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .layout.printers import PRINTERS_DIR, load_profile
 from .load.model import GAME_FILE, Game, game_reads, load_game
 from .load.schema import suggest

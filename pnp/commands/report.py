@@ -12,7 +12,7 @@ from pathlib import Path
 from ..cache import answers
 from ..errors import EXIT_ERRORS, EXIT_OK, UsageError
 from ..findings import display_path, terminal_safe
-from ..layout.impose import PROJECT_LAYOUTS, builtin_layouts, load_layouts
+from ..layout.layouts import PROJECT_LAYOUTS, builtin_layouts, load_layouts
 from ..load.schema import suggest
 from ..output import remove_stale_staging, staged_output
 from ..pipeline import Project, check_game

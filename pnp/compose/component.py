@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..findings import Findings
-from ..layout.impose import PrintOptions
+from ..layout.layouts import PrintOptions
 from ..layout.plans import DocumentInfo, PagePlan
 from ..load.schema import Where
 from ..render.renderer import Renderer

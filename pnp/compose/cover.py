@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..layout.impose import PrintOptions
+from ..layout.layouts import PrintOptions
 from ..layout.tiling import tile_board
 from ..units import PAPERS, Size
 from .deck import deck_pages

@@ -12,13 +12,14 @@ from typing import Any, Callable
 
 from ..findings import Findings
 from ..layout.cutter import cut_dxf, cut_svg
-from ..layout.impose import PrintOptions, SlotProblem, impose, sheet_file_name
+from ..layout.impose import SlotProblem, impose
+from ..layout.layouts import PrintOptions, SheetLayout
 from ..layout.plans import PagePlan, Placement, with_trim_outline
 from ..layout.printers import apply_printer
 from ..load.schema import Where
 from ..render.renderer import Face, Renderer
 from ..render.stamps import reads_item, render_stamped
-from ..units import PAPERS, Size
+from ..units import DEFAULT_BLEED_MM, PAPERS, Size
 from .component import (FURNITURE_TEMPLATE, Component, Drawn, Output, document_info,
                         paper_label, printable_margin, size_label)
 
@@ -42,7 +43,7 @@ class Deck(Component):
     back: str | None  # None: the pieces have no back
     shape: str = "rect"
     where: Where = field(default_factory=Where)
-    bleed_mm: float = 25.4 / 8  # how far a face's drawing runs past the trim, when printed
+    bleed_mm: float = DEFAULT_BLEED_MM  # how far a face's drawing runs past the trim
     safe_mm: float = 3  # text stays this far inside the trim
     stock: str = "card"  # card or paper: `pnp plan` packs the decks of one stock together
     corner_radius_mm: float = 0  # the trim's rounded corners: cutting machines cut them
@@ -292,6 +293,22 @@ class _DeckPages:
             for slot in page.slots))
         return PagePlan(page.paper, page.trim, furniture["page"], placements,
                         bleed=page.bleed, side=page.side, notices=page.notices)
+
+
+def sheet_file_name(deck_name: str, paper: str, layout_name: str, layout: SheetLayout,
+                    ink_saver: bool = False) -> str:
+    """`events-letter.pdf` for the home layout; the layout's name joins it otherwise, and
+    replaces the paper when the layout brings its own (universal, print-shop)."""
+    parts = [deck_name]
+    if layout_name == "home":
+        parts.append(paper)
+    elif layout.paper:
+        parts.append(layout_name)
+    else:
+        parts.extend((paper, layout_name))
+    if ink_saver:
+        parts.append("ink-saver")
+    return "-".join(parts) + ".pdf"
 
 
 def furniture_texts(title: str, count: int, info: Any, layout_name: str) -> dict[str, str]:

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from ..findings import Findings
-from ..layout.impose import PrintOptions, text_width_mm
+from ..layout.furniture import text_width_mm
 from ..layout.kit import KitDeck, KitSheet, kit_sheets
+from ..layout.layouts import PrintOptions
 from ..layout.plans import PagePlan, Placement
 from ..layout.printers import apply_printer
 from ..render.renderer import Renderer

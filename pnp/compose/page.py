@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..findings import Findings
-from ..layout.impose import PRINTABLE_MM, PrintOptions
+from ..layout.layouts import PRINTABLE_MM, PrintOptions
 from ..layout.plans import PagePlan, Placement
 from ..load.schema import Where
 from ..render.renderer import Face, Renderer

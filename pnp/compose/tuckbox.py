@@ -9,7 +9,7 @@ from typing import Callable
 
 from ..findings import Findings
 from ..layout.cutter import outlines_dxf, outlines_svg, svg_path
-from ..layout.impose import PrintOptions
+from ..layout.layouts import PrintOptions
 from ..layout.plans import PagePlan, Placement
 from ..layout.tuckbox import dieline, fit_dieline, inner_size
 from ..load.schema import Where

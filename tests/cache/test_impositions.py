@@ -7,7 +7,8 @@ import pytest
 
 import pnp.cache.store
 import pnp.layout.impose as impose_module
-from pnp.layout.impose import builtin_layouts, impose
+from pnp.layout.impose import impose
+from pnp.layout.layouts import builtin_layouts
 from pnp.units import CARD_SIZES
 
 POKER = CARD_SIZES["poker"]

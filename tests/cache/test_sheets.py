@@ -128,7 +128,7 @@ def test_each_input_draws_its_sheets_again(project, drawn, change, redrawn):
 
 
 def test_paper_layout_and_working_folder_are_inputs(project, drawn, monkeypatch):
-    from pnp.layout.impose import PrintOptions
+    from pnp.layout.layouts import PrintOptions
 
     drawn()
     assert check_game(Project(project), "downturn", "a4", jobs=1).findings is not None
