@@ -40,8 +40,7 @@ from pathlib import Path
 MIB = 1024 * 1024
 # The cap of each kind's folder, in bytes; a kind not listed (an old pnp's) has the default.
 MAX_BYTES = {"sheets": 256 * MIB, "jinja": 64 * MIB, "font-metrics": 4 * MIB,
-             "glyph-depths": 4 * MIB, "cairo-ffi": 16 * MIB, "rows": 128 * MIB,
-             "impositions": 32 * MIB}
+             "glyph-depths": 4 * MIB, "cairo-ffi": 16 * MIB, "rows": 128 * MIB}
 DEFAULT_MAX_BYTES = 16 * MIB
 STORE_MAX_BYTES = 512 * MIB
 PRUNE_EVERY_S = 600

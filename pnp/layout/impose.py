@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from ..cache.impositions import kept
 from ..units import Rect, Size, bounds
 from .cutter import cut_area, keep_out, registration_marks
 from .furniture import EDGE_MM, Furniture, furniture_lengths, place_furniture, sheet_notes
@@ -160,9 +159,8 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
 
     Imposition is pure: a deck's pages are worked out once per process for each set of these
     arguments (a check imposes each deck for its own pages and again for the cover sheet's
-    count of sheets), and shared, as the frozen Pages they are, and kept between runs
-    (pnp.cache.impositions). A layout whose data cannot be hashed (slots that keep their YAML
-    locations) is imposed afresh each time.
+    count of sheets), and shared, as the frozen Pages they are. A layout whose data cannot be
+    hashed (slots that keep their YAML locations) is imposed afresh each time.
     """
     key = (count, item, paper_name, layout, bleed_mm, printer, layout_name, printable_mm,
            tuple(sorted((texts or {}).items())), with_backs)
@@ -177,9 +175,8 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
 def _impose_once(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_mm: float,
                  printer: str, layout_name: str, printable_mm: float | None,
                  texts: tuple[tuple[str, str], ...], with_backs: bool) -> tuple[Page, ...]:
-    arguments = (count, item, paper_name, layout, bleed_mm, printer, layout_name, printable_mm,
-                 texts, with_backs)
-    return kept(arguments, lambda: tuple(_impose(*arguments[:8], dict(texts), with_backs)))
+    return tuple(_impose(count, item, paper_name, layout, bleed_mm, printer, layout_name,
+                         printable_mm, dict(texts), with_backs))
 
 
 def _impose(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_mm: float,
