@@ -14,7 +14,8 @@ from ..errors import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError
 from ..findings import Findings, display_path
 from ..fonts import own_font_files
 from ..output import HeldWrites, remove_stale_staging, staged_output
-from ..pipeline import Project, build_game, select_sheets
+from ..pipeline import build_game, select_sheets
+from ..project import Project
 from ..progress import Progress
 from ..workers import Drawing, default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets

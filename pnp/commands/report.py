@@ -12,10 +12,11 @@ from pathlib import Path
 from ..cache import answers
 from ..errors import EXIT_ERRORS, EXIT_OK, UsageError
 from ..findings import display_path, terminal_safe
-from ..layout.layouts import PROJECT_LAYOUTS, builtin_layouts, load_layouts
+from ..layout.layouts import builtin_layouts
 from ..load.schema import suggest
 from ..output import remove_stale_staging, staged_output
-from ..pipeline import Project, check_game
+from ..pipeline import check_game
+from ..project import PROJECT_LAYOUTS, Project, load_layouts
 from . import check_with, failed, game_names, print_findings, tally
 
 def cmd_check(args) -> int:

@@ -1,7 +1,7 @@
 """The print plan: a checked game's drawn sheets in; one PDF for the whole kit on a paper out.
 
 `pnp plan` (and `pnp build --plan`) packs the pieces of every deck that share a stock (card or
-paper, the deck's `stock`) onto the fewest sheets (pnp.layout.kit), whatever deck they come
+paper, the deck's `stock`) onto the fewest sheets (pnp.layout.pack), whatever deck they come
 from, and writes `<game>-kit-<paper>.pdf`: a plan page first (each sheet, its stock, what is on
 it and what to cut), then the card-stock sheets, double-sided as the layout says, and the
 decks' tuck boxes, then the paper: paper-stock decks, the whole-page sheets and the boards as
@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 from ..findings import Findings
 from ..layout.furniture import text_width_mm
-from ..layout.kit import KitDeck, KitSheet, kit_sheets
+from ..layout.pack import KitDeck, KitSheet, kit_sheets
 from ..layout.layouts import PrintOptions
 from ..layout.plans import PagePlan, Placement
 from ..layout.printers import apply_printer

@@ -1,4 +1,4 @@
-"""Tuck boxes: a deck in; the flat dieline of a box that holds it (pnp.layout.tuckbox), the
+"""Tuck boxes: a deck in; the flat dieline of a box that holds it (pnp.layout.dieline), the
 deck's back and first front on its panels, on one page with a cut file beside it, out.
 """
 
@@ -11,7 +11,7 @@ from ..findings import Findings
 from ..layout.cutter import outlines_dxf, outlines_svg, svg_path
 from ..layout.layouts import PrintOptions
 from ..layout.plans import PagePlan, Placement
-from ..layout.tuckbox import dieline, fit_dieline, inner_size
+from ..layout.dieline import dieline, fit_dieline, inner_size
 from ..load.schema import Where
 from ..render.renderer import Face, Renderer
 from ..render.stamps import render_stamped

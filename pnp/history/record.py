@@ -257,7 +257,8 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
 
 def git_snapshot(project, name: str, ref: str, paper: str, builds: list[int]) -> Snapshot:
     """The game as it was at a git commit, checked and drawn afresh by this pnp."""
-    from ..pipeline import Project, check_game
+    from ..pipeline import check_game
+    from ..project import Project
 
     builds_note = f"builds: {', '.join(map(str, builds[-5:]))}" if builds else "no builds yet"
     root = project.root.resolve()

@@ -1,5 +1,5 @@
-"""Sheet layouts: the built-in layouts.yaml (and a project's) in; SheetLayout values, and the
-PrintOptions a build prints with, out.
+"""Sheet layouts: pnp's built-in layouts.yaml in; SheetLayout values, and the PrintOptions a
+build prints with, out. A project's own layouts.yaml is read by pnp.project.
 
 A layout is data (`layouts.yaml` in the package, and optionally one in a project): the paper (or
 "universal", the area A4 and Letter share, or "piece", one page per face), a grid or a
@@ -79,7 +79,8 @@ class SheetLayout:
         return self.marks.width_pt
 
 
-def _read_layouts(path: Path, shown: str, findings: Findings) -> dict[str, SheetLayout]:
+def read_layouts(path: Path, shown: str, findings: Findings) -> dict[str, SheetLayout]:
+    """The layouts a layouts.yaml defines, by name; {} (with findings) when it is not valid."""
     layouts = validate(load_document(path, shown, findings), dict[str, SheetLayout], "",
                        findings)
     return {} if layouts is INVALID else layouts
@@ -90,24 +91,10 @@ def builtin_layouts() -> dict[str, SheetLayout]:
     findings = Findings()  # the file beside this one, as fonts.font_dir() finds the fonts
     own = Path(__file__).parent.parent
     with reads.confined(own):
-        layouts = _read_layouts(own / "layouts.yaml", "pnp/layouts.yaml", findings)
+        layouts = read_layouts(own / "layouts.yaml", "pnp/layouts.yaml", findings)
     if not layouts or findings.errors:
         raise RuntimeError("; ".join(f.format() for f in findings))  # a packaging bug
     return layouts
-
-
-PROJECT_LAYOUTS = "layouts.yaml"
-
-
-def load_layouts(root: Path | None = None, shown: str = PROJECT_LAYOUTS
-                 ) -> tuple[dict[str, SheetLayout], Findings]:
-    """The built-in layouts, plus (overriding by name) those in the project's layouts.yaml."""
-    layouts = dict(builtin_layouts())
-    findings = Findings()
-    if root is not None and reads.kind(root / PROJECT_LAYOUTS) == reads.FILE:
-        with reads.confined(root):
-            layouts.update(_read_layouts(root / PROJECT_LAYOUTS, shown, findings))
-    return layouts, findings
 
 
 def paper_for(paper_name: str, layout: SheetLayout, item: Size, bleed_mm: float = 0) -> Size:

@@ -105,7 +105,7 @@ class TableSpec:
 
 @dataclass(frozen=True)
 class TuckBoxSpec:
-    """A tuck box for a deck: made from the deck's card size and count (pnp/layout/tuckbox.py)."""
+    """A tuck box for a deck: made from the deck's card size and count (pnp/layout/dieline.py)."""
 
     title: str = ""  # printed on the lid and the sides; the deck's title when left out
     card_thickness_mm: float = bounded(0.3, min=0.05, max=2)  # one card, sleeved or not

@@ -1,4 +1,5 @@
-"""Kit: every piece of a game that prints on one stock in; the fewest sheets that hold them out.
+"""Packing: every piece of a game that prints on one stock in; the fewest sheets that hold
+them out.
 
 `pnp plan` packs the pieces of all a game's decks that share a stock (card or paper) together,
 whatever deck they come from, instead of giving each deck sheets of its own. Pure geometry in
