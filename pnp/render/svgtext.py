@@ -70,9 +70,9 @@ class Cursor:
         glyph (only for glyphs placed one by one)."""
         xs, ys, dxs, dys = (list(values) for values in positions)
         if len(xs) <= 1 and len(ys) <= 1 and not dxs and not dys:  # the run in one piece
+            self._reset(xs[0] if xs else None, ys[0] if ys else None)
             x = xs[0] if xs else self.at[0]
             y = ys[0] if ys else self.at[1]
-            self._reset(x, y)
             gaps = spacing * (len(words) - 1)
             left = x + self.shift[0] + align
             self.at = [x + width + gaps, y]
