@@ -59,6 +59,7 @@ _TEXTS = frozenset(("text", "tspan", "a"))
 _CONDITIONS = ("requiredFeatures", "requiredExtensions", "systemLanguage")
 # Properties that need a closer look: conditions, hiding, what is refused.
 _RARE = frozenset(_CONDITIONS + ("display", "opacity", "transform-origin", "font"))
+_CLIP_URL = re.compile(r"url\(\s*[\"']?#([^)\"']*)[\"']?\s*\)")
 _MARKERS = frozenset(("marker-start", "marker-mid", "marker-end", "marker"))
 # Which of the viewport's sides a percentage of a shape's length is of (else its diagonal).
 _AXIS = {"x": 0, "cx": 0, "x1": 0, "x2": 0, "width": 0, "rx": 0,
@@ -102,8 +103,8 @@ class Drawing:
 @dataclass(frozen=True)
 class _At:
     """Where an element is drawn: its parent's properties, the matrix to mm, the font size
-    and viewport in user units, the <use> that drew it (its line, 0 for none) and the ids
-    that <use> has followed to get here."""
+    and viewport in user units, the <use> that drew it (its line, 0 for none), the ids
+    that <use> has followed to get here, and the box (mm) a clip-path keeps it within."""
 
     props: dict
     m: tuple
@@ -111,6 +112,7 @@ class _At:
     view: tuple[float, float]
     line: int = 0
     used: tuple[str, ...] = ()
+    clip: Box | None = None
 
 
 def _length_mm(value: str | None) -> float | None:
@@ -129,6 +131,13 @@ def _box_of(m: tuple, points) -> Box:
     moved = [_apply(m, x, y) for x, y in points]
     xs, ys = [p[0] for p in moved], [p[1] for p in moved]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+def _cut(box: Box, clip: Box) -> Box | None:
+    """What of `box` lies within `clip` (None: nothing)."""
+    cut = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]),
+           min(box[3], clip[3]))
+    return cut if cut[0] < cut[2] and cut[1] < cut[3] else None
 
 
 def _scale(m: tuple) -> float:
@@ -224,7 +233,33 @@ class _Reader:
         if "transform" in props:
             m = multiply(m, parse_transform(props["transform"]))
         font_size = self.font_size(props, at.font_size, at.view)
-        return _At(props, m, font_size, at.view, at.line, at.used)
+        inner = _At(props, m, font_size, at.view, at.line, at.used, at.clip)
+        if "clip-path" in props and _paint(props["clip-path"]):
+            inner = self.clipped(element, inner)
+        return inner
+
+    def clipped(self, element: Element, at: _At) -> _At:
+        """The context of an element cut by a clip-path: what it draws is kept within the
+        box of the clipPath's shapes (drawn in the element's own coordinates, as cairosvg
+        draws them)."""
+        line = at.line or element.line
+        wanted = _CLIP_URL.fullmatch(at.props["clip-path"].strip())
+        target = self.tree.ids.get(wanted.group(1)) if wanted else None
+        if target is None or target.tag != "clipPath":
+            return at  # cairosvg clips nothing
+        if target.attributes.get("clipPathUnits") == "objectBoundingBox":
+            self.refuse(line, "a clip-path in objectBoundingBox units")
+            return at
+        shapes = _Reader(self.tree, self.fonts)
+        shapes.referenced = self.referenced
+        painted = {k: v for k, v in at.props.items() if k not in ("clip-path", "fill")}
+        shapes.draw(replace(target, tag="g"), replace(at, props=painted, line=line,
+                                                       clip=None))
+        self.referenced = shapes.referenced
+        boxes = [mark.box for mark in shapes.marks]
+        box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+               max(b[3] for b in boxes)) if boxes else (0.0, 0.0, 0.0, 0.0)
+        return replace(at, clip=_cut(box, at.clip) if at.clip else box)
 
     def draw(self, element: Element, at: _At) -> None:
         tag = element.tag
@@ -342,7 +377,12 @@ class _Reader:
                     math.hypot(*at.view) / math.sqrt(2)) / 2 if stroke else 0.0
         x0, y0, x1, y1 = _box_of(m, points)
         grow = half * _scale(m)
-        self.marks.append(Mark(name, (x0 - grow, y0 - grow, x1 + grow, y1 + grow), line,
+        box = (x0 - grow, y0 - grow, x1 + grow, y1 + grow)
+        if at.clip:
+            box = _cut(box, at.clip)
+            if box is None:
+                return
+        self.marks.append(Mark(name, box, line,
                                fill, stroke, role=_role(a), order=len(self.marks)))
 
     def length(self, at: _At, name: str) -> float:
@@ -423,6 +463,10 @@ class _Reader:
         m = at.m
         outline = _box_of(m, [(left, top - ascent), (right, bottom + descent)])
         ink = _box_of(m, [(left, top - CAP_HEIGHT * fs), (right, bottom)])
+        if at.clip:
+            outline, ink = _cut(outline, at.clip), _cut(ink, at.clip)
+            if outline is None or ink is None:
+                return
         self.marks.append(Mark("text", outline, line, fill, "", shown,
                                mm_to_pt(fs * _scale(m)), ink, _role(props),
                                bool(props.get("data-fit")), len(self.marks), family, weight,

@@ -99,10 +99,11 @@ def bleed_problems(marks: tuple[Mark, ...], width_mm: float, height_mm: float,
             reported.add(mark.line)
             names = ", ".join(side for side, _ in sides)
             past = max(-beyond for _, beyond in sides)
+            past = max(past, 0.0) or 0.0  # never "-0.00"
             problems.append(Problem(
                 "print-bleed", mark.line,
                 f"a {mark.kind} painted {mark.fill} reaches the {names} edge of the "
-                f"{width_mm:g} x {height_mm:g} mm piece but stops {max(past, 0):.2f} mm past "
+                f"{width_mm:g} x {height_mm:g} mm piece but stops {past:.2f} mm past "
                 f"it, short of the {bleed_mm:g} mm bleed", "draw it on past the trim by the "
                 "bleed (a cut that wanders then shows colour, not white)"))
     return problems

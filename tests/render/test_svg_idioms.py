@@ -146,3 +146,14 @@ def test_what_the_checks_cannot_read_is_a_warning_at_its_line(tmp_path, run, mon
     assert len(found) == 1 and found[0].startswith(f"{line_in(body, needle)}:"), found
     assert what in found[0]
     assert strict_code(tmp_path / "strict", run, monkeypatch, body) == 1
+
+
+def test_paint_clipped_at_the_trim_stops_short_of_the_bleed(tmp_path, checked):
+    """Inkscape's "clip to the page": the background is drawn into the bleed, and cut at the
+    trim by a clip path, so it prints no bleed."""
+    body = ('<defs><clipPath id="page"><rect x="0" y="0" width="63" height="88"/></clipPath>'
+            '</defs>\n<g clip-path="url(#page)">\n<rect x="-5" y="-5" width="73" height="30" '
+            'style="fill:#223344"/>\n</g>')
+    found = at(checked(tmp_path, body), "print-bleed")
+    assert len(found) == 1 and found[0].startswith(f"{line_in(body, 'fill:#223344')}:"), found
+    assert "stops 0.00 mm past it" in found[0]

@@ -67,3 +67,15 @@ def test_a_reference_bomb_is_refused_not_expanded():
 def test_xml_that_does_not_parse_is_unread_not_passed():
     problems = face_problems('<svg xmlns="http://www.w3.org/2000/svg">\n<text>', 63, 88)
     assert [(p.rule, p.line) for p in problems] == [("print-svg-unread", 2)]
+
+
+@pytest.mark.parametrize("clip, box", [
+    ('<rect x="0" y="0" width="63" height="88"/>', (0, 0, 63, 25)),
+    ('<g transform="translate(10 10)"><rect width="5" height="5"/></g>', (10, 10, 15, 15)),
+    ('<rect x="70" y="0" width="5" height="5"/>', None),  # clips everything away
+])
+def test_a_clip_path_keeps_what_it_cuts_within_its_box(clip, box):
+    marks = read_drawing(SVG.format(
+        f'<defs><clipPath id="c">{clip}</clipPath></defs>'
+        '<rect x="-5" y="-5" width="73" height="30" fill="#223344" clip-path="url(#c)"/>')).marks
+    assert [m.box for m in marks] == ([pytest.approx(box)] if box else [])
