@@ -24,7 +24,7 @@ from pnp.cli import main
 from pnp.commands import build as commands_build
 from pnp.pipeline import build_game
 from pnp.watch import serve
-from pnp.watch.liveserver import LiveServer
+from pnp.watch.liveserver import POLL_S, LiveServer
 
 POKER = REPO / "bench" / "poker"
 TIMEOUT_S = 60
@@ -205,7 +205,7 @@ def test_long_poll_answers_at_once_when_behind_and_waits_when_current(served):
     current = served.round
     started = time.monotonic()
     assert get(served, f"/.pnp/reload?since={current - 1}") == (200, f"{current}\n".encode())
-    assert time.monotonic() - started < 1
+    assert time.monotonic() - started < POLL_S / 5  # not held for the poll's 25 s
     with pytest.raises(TimeoutError):  # nothing rebuilt: the request waits
         get(served, f"/.pnp/reload?since={current}", timeout_s=0.5)
     threading.Timer(0.3, served.finished_round).start()
