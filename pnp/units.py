@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 MM_PER_INCH = 25.4
 POINTS_PER_INCH = 72
+MM_PER_PT = MM_PER_INCH / POINTS_PER_INCH
 
 
 def mm_to_pt(mm: float) -> float:
