@@ -22,10 +22,12 @@ from .cache import store
 from .cache.pdfs import BuildCache, output_key
 from .cache.rows import RowCache
 from .cache.sheets import SheetCache
+from .compose.component import Output, Sheet
+from .compose.game import make_sheets
+from .compose.kit import KitPlan, plan_kit
 from .errors import UsageError
 from .findings import Findings, Location, display_path
 from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
-from .kit import KitPlan, plan_kit
 from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
 from .layout.printers import PRINTERS_DIR, load_profile
 from .load.model import GAME_FILE, Game, game_reads, load_game
@@ -35,7 +37,6 @@ from .render.renderer import Renderer
 from .rules.declarative import RULES_FILE, run_declared_rules
 from .rules.plugins import available, load_plugin
 from .rules.registry import run_rules
-from .sheets import Output, Sheet, make_sheets
 from .workers import Drawing, Job, Progress, default_jobs, run_tasks
 
 DEFAULT_PAPER = "letter"

@@ -179,7 +179,7 @@ def _print_kits(kits: list) -> None:
     """Each kit's summary: its PDF, sheets per stock, cuts, and the ink measured on its pages."""
     if not kits:  # nothing to measure: this process need not load the drawing libraries
         return
-    from ..kit import kit_summary
+    from ..compose.kit import kit_summary
     from ..pdf.ink import ink_coverage, rated_pages
 
     for name, kit, path in kits:

@@ -13,7 +13,7 @@ from ..fonts import own_font_files, use_fonts
 from ..load.schema import suggest
 from ..output import staged_output
 from ..pipeline import Project, select_sheets
-from ..sheets import Deck
+from ..compose.deck import Deck
 from ..workers import default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 

@@ -323,7 +323,7 @@ def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[Sho
     """One row per changed face: old on the left, new on the right, changed areas outlined."""
     from ..pdf.draw import render_pdf
     from ..layout.plans import DocumentInfo, PagePlan, Placement
-    from ..sheets import blank_svg
+    from ..compose.component import blank_svg
     from ..units import PAPERS, Rect
 
     paper = PAPERS[paper_name]

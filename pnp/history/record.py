@@ -102,7 +102,8 @@ def snapshot_of(checked, description: str = "now") -> Snapshot:
 
 def _faces_of(sheet):
     """(item index, kind, label, side, svg, stamp, item, size) of every face a sheet prints."""
-    from ..sheets import Board, Deck
+    from ..compose.board import Board
+    from ..compose.deck import Deck
 
     if isinstance(sheet, Deck):
         for n, item in enumerate(sheet.items):

@@ -16,7 +16,7 @@ import pytest
 import pnp.fonts
 import pnp.load.model
 import pnp.pipeline
-from pnp.sheets import KitPart
+from pnp.compose.cover import KitPart
 from conftest import REPO
 from pnp.pipeline import Project, check_game
 from pnp.cache.sheets import UNPICKLABLE, value_digest

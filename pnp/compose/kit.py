@@ -14,15 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
-from .findings import Findings
-from .layout.impose import PrintOptions, text_width_mm
-from .layout.kit import KitDeck, KitSheet, kit_sheets
-from .layout.plans import PagePlan, Placement
-from .layout.printers import apply_printer
-from .render.renderer import Renderer
-from .sheets import (FURNITURE_TEMPLATE, Board, Deck, Output, Page, TuckBox, document_info,
-                     paper_label)
-from .units import PAPERS, Rect
+from ..findings import Findings
+from ..layout.impose import PrintOptions, text_width_mm
+from ..layout.kit import KitDeck, KitSheet, kit_sheets
+from ..layout.plans import PagePlan, Placement
+from ..layout.printers import apply_printer
+from ..render.renderer import Renderer
+from ..units import PAPERS, Rect
+from .board import Board
+from .component import FURNITURE_TEMPLATE, Output, document_info, paper_label
+from .deck import Deck
+from .page import Page
+from .tuckbox import TuckBox
 
 PLAN_TEMPLATE = "kit-plan.svg.j2"
 STOCKS = ("card", "paper")
@@ -150,7 +153,7 @@ def _sheet_plans(packed: list[KitSheet], offset: int, total: int, decks: dict[st
                  ) -> list[PagePlan]:
     """The pages of packed sheets, numbered from `offset` + 1 of the stock's `total`."""
     if options.ink_saver:
-        from .render.inksaver import save_ink  # its XML reader loads only when asked for
+        from ..render.inksaver import save_ink  # its XML reader loads only when asked for
 
         ink = save_ink
     else:
