@@ -42,7 +42,7 @@ from .workers import Drawing, Job, Progress, default_jobs, run_tasks
 DEFAULT_PAPER = "letter"
 # pnp's own templates (sheet margins, board tiles, inline icons); a project's templates/common/
 # or a game's own folder may replace any of them.
-BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
+BUILTIN_TEMPLATES = Path(__file__).parent / "data" / "templates"
 
 
 @dataclass

@@ -832,7 +832,7 @@ def test_a_template_mistake_is_a_check_finding_naming_the_template(project, run,
     path = project / template
     if not path.exists():  # the sheet furniture: the project's copy overrides pnp's own
         path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO / "pnp/templates" / path.name, path)
+        shutil.copyfile(REPO / "pnp/data/templates" / path.name, path)
     source = path.read_text(encoding="utf-8")
     assert old in source
     path.write_text(source.replace(old, new, 1), encoding="utf-8")

@@ -20,7 +20,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .. import reads
 from ..fonts import BUNDLED
-from .fonts import check_icon_letters, read_fonts
+from .own_fonts import check_icon_letters, read_fonts
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
 from .content import Document, load_document, location_of, printable
 from .csvdata import load_csv
@@ -98,7 +98,7 @@ class Game:
         self.sheets: dict[str, Component] = {}
         self.icons: dict[str, dict] = {}  # what `{name}` draws (pnp.load.icons)
         self.language = ""  # the edition's language when it is not the data's own
-        self.fonts = BUNDLED  # with the game's own fonts once they are read (pnp.load.fonts)
+        self.fonts = BUNDLED  # with the game's own fonts once they are read (pnp.load.own_fonts)
 
     def __getattribute__(self, name: str) -> Any:
         if _GAME_READS and not name.startswith("__"):
