@@ -32,6 +32,15 @@ def sizes_pt(body: str) -> list[tuple[str, float]]:
     # a symbol's viewBox scaled into the <use>'s width and height
     (f'<defs><symbol id="s" viewBox="0 0 10 10"><text y="5" font-size="4" style="{FAMILY}">'
      'A</text></symbol></defs><use href="#s" width="5" height="5"/>', [("A", 5.67)]),
+    # <use> of an element with its own transform, and of a group scaled by the <use>'s own
+    (f'<defs><text id="t" transform="scale(0.5)" font-size="2" style="{FAMILY}">A</text>'
+     '</defs><use href="#t" x="5" y="5"/>', [("A", 2.83)]),
+    (f'<defs><g id="g"><text font-size="2" style="{FAMILY}">A</text></g></defs>'
+     '<use xlink:href="#g" transform="scale(2)" xmlns:xlink="http://www.w3.org/1999/xlink"/>',
+     [("A", 11.34)]),
+    # the <use>'s properties reach what it draws, not those of the element's own parents
+    (f'<defs><g font-size="1"><text id="t" style="{FAMILY}">A</text></g></defs>'
+     '<use href="#t" font-size="3"/>', [("A", 8.5)]),
     # hidden: in <defs>, display:none (not drawn), visibility:hidden, opacity:0
     (f'<defs><text font-size="1" style="{FAMILY}">A</text></defs>', []),
     (f'<text font-size="1" style="display:none;{FAMILY}">A</text>', []),
