@@ -154,7 +154,7 @@ def own_font_files(table: FontTable) -> tuple[str, ...]:
 def font_dir() -> Path:
     # The folder beside this file: fontconfig reads fonts from files, so pnp is always
     # installed as files (importlib.resources costs more to load, to say the same).
-    return Path(__file__).parent / "fonts"
+    return Path(__file__).parent / "data" / "fonts"
 
 
 @dataclass(frozen=True)
@@ -258,7 +258,7 @@ def _measure(path: Path, own: bool) -> tuple:
     """A font file read once per process (whichever tables name it), its read noted."""
     data, answer, error = reads.look(path, inside=path.parent)
     if error is not None:
-        if own:  # a game's own font: the loader reported it (pnp.load.fonts)
+        if own:  # a game's own font: the loader reported it (pnp.load.own_fonts)
             raise OutsideError(f"{path}: error: the font cannot be read "
                                f"({error.strerror or error})") from error
         raise _font_error(path, f"cannot be read ({error.strerror or error})") from error

@@ -41,7 +41,7 @@ from .workers import Drawing, Job, Progress, default_jobs, run_tasks
 DEFAULT_PAPER = "letter"
 # pnp's own templates (sheet margins, board tiles, inline icons); a project's templates/common/
 # or a game's own folder may replace any of them.
-BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
+BUILTIN_TEMPLATES = Path(__file__).parent / "data" / "templates"
 
 
 @dataclass
@@ -81,7 +81,7 @@ def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER
     (the project's layouts.yaml, the layout, the printer profile) and every named game checked
     with them on `paper`. Both commands call this, so a check lays out exactly what a build
     prints. A problem with the print options themselves checks no game. With `plan`, each
-    game's whole kit is packed too (pnp.kit), as `pnp plan` writes it. With `lang`, each game
+    game's whole kit is packed too (pnp.compose.kit), as `pnp plan` writes it. With `lang`, each game
     is checked in that language's edition (pnp.load.languages)."""
     options, findings = print_options(project, layout, printer, ink_saver)
     if findings.errors:

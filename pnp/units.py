@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 MM_PER_INCH = 25.4
 POINTS_PER_INCH = 72
+MM_PER_PT = MM_PER_INCH / POINTS_PER_INCH
 
 
 def mm_to_pt(mm: float) -> float:
@@ -120,6 +121,9 @@ def bounds(rects) -> Rect:
 
 # Exact factors from each unit a size may be written in to millimetres.
 MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH}
+# ... and each unit an SVG length may be written in (CSS's: 96 px and 72 pt to the inch).
+SVG_MM_PER_UNIT = {**MM_PER_UNIT, "pt": MM_PER_INCH / POINTS_PER_INCH,
+                   "pc": MM_PER_INCH / POINTS_PER_INCH * 12, "px": MM_PER_INCH / 96}
 _NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
 _UNIT = r"(mm|cm|in)"
 _TWO = re.compile(rf"{_NUMBER}\s*{_UNIT}?\s*[x×]\s*{_NUMBER}\s*{_UNIT}")

@@ -597,10 +597,10 @@ def no_decoding(monkeypatch) -> None:
 def test_a_decompression_bomb_is_refused_from_its_header(game, monkeypatch, name, data):
     assert len(data) < 100
     (game / "art" / name).write_bytes(data)
+    # Refused in no time whatever the machine: from the header of a file under 100 bytes,
+    # with no pixel decoded (Pillow, the one decoder check_art could reach, fails the test).
     no_decoding(monkeypatch)
-    started = time.perf_counter()
     art = check_art(f"art/{name}", game, CARD_MM, WHERE, subject='card "A"', field="art")
-    assert time.perf_counter() - started < 0.1
     assert not art.ok and art.data == b""
     [finding] = art.findings.errors
     assert finding.rule == "asset-refused"
@@ -832,7 +832,7 @@ def test_a_template_mistake_is_a_check_finding_naming_the_template(project, run,
     path = project / template
     if not path.exists():  # the sheet furniture: the project's copy overrides pnp's own
         path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO / "pnp/templates" / path.name, path)
+        shutil.copyfile(REPO / "pnp/data/templates" / path.name, path)
     source = path.read_text(encoding="utf-8")
     assert old in source
     path.write_text(source.replace(old, new, 1), encoding="utf-8")

@@ -24,7 +24,7 @@ def test_a_check_on_two_cores_hands_on_what_one_process_does(project):
     # first sheet, whichever process drew which sheet.
     target = project / "templates/common/sheet.svg.j2"
     target.parent.mkdir(parents=True, exist_ok=True)
-    source = (REPO / "pnp/templates/sheet.svg.j2").read_text(encoding="utf-8")
+    source = (REPO / "pnp/data/templates/sheet.svg.j2").read_text(encoding="utf-8")
     target.write_text(source.replace("{{", "{{ no_such_name ~ ", 1), encoding="utf-8")
     one = check_game(Project(project), "downturn", jobs=1)
     two = check_game(Project(project), "downturn", jobs=2)

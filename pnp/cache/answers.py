@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from .. import reads
 from . import store
 
-FORMAT = 2
+FORMAT = 3
 KIND = "answers"
 COMMANDS = ("check", "build")
 ELAPSED = "\0elapsed\0"  # where a remembered answer prints its own time
@@ -109,6 +109,7 @@ def replay(argv: list[str]) -> int | None:
             return None
         entry = json.loads(data)
         if (entry["format"] != FORMAT or entry["distributions"] != _distributions()
+                or entry["installation"] != store.installation()
                 or any(_stat(path) != found for path, found in entry["code"].items())
                 or any(_git_head(root) != head for root, head in entry["git"].items())
                 or (entry["output"] is not None
@@ -227,6 +228,7 @@ def _write(run: _Run, record: reads.Record, stdout: str, stderr: str) -> None:
     entry = {"format": FORMAT, "code_exit": code, "stdout": stdout, "stderr": stderr,
              "git": run.git,
              "reads": record.reads, "code": _code(), "distributions": _distributions(),
+             "installation": store.installation(),
              "output": output, "outputs": _tree(output) if output else None}
     try:
         store.write(store.folder(KIND), _key(run.argv),

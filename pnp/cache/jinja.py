@@ -37,7 +37,7 @@ from jinja2.utils import internalcode
 from . import store
 
 # The modules whose environments' settings shape the generated code.
-_SETTINGS = ("render/renderer.py", "load/expressions.py", "rules/declarative.py", "cache/jinja.py")
+_SETTINGS = ("render/environment.py", "load/expressions.py", "rules/declarative.py", "cache/jinja.py")
 # Compiled code and answers kept in memory, by key: enough for every source of a few
 # projects, few enough for a process that checks thousands of edited copies (the tests).
 MEMORY_ENTRIES = 2048

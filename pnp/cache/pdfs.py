@@ -18,8 +18,6 @@ import dataclasses
 import enum
 import hashlib
 import json
-import os
-import sys
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,42 +25,23 @@ from typing import Any
 from yaml.nodes import Node
 
 from .. import __version__
+from . import store
 
 CACHE_FILE = ".pnp-cache/build.json"
-FORMAT = 2
-# Modules whose source decides how plans become PDF bytes: an edit to any is a new key.
-_DRAWING_MODULES = ("pdf/draw.py", "pdf/fasttext.py", "fonts.py", "workers.py")
+FORMAT = 3
 
 
 @cache
+def _cairo() -> bytes:
+    return f"cairo {_cairo_version()}\0".encode()
+
+
 def _toolchain() -> bytes:
-    """What the drawing code is: pnp's version, its drawing modules, the libraries' versions
-    and the bundled fonts' bytes (fonts are re-read only by a new process)."""
-    digest = hashlib.sha256()
-    digest.update(f"pnp {__version__} cache {FORMAT}\0".encode())
-    digest.update(f"cairo {_cairo_version()} {_installed('cairocffi', 'cairosvg', 'pikepdf')}\0"
-                  .encode())
-    here = Path(__file__).parent.parent  # pnp/
-    for name in _DRAWING_MODULES:
-        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
-    return digest.digest()
-
-
-def _installed(*names: str) -> str:
-    """The installed versions of these distributions (pikepdf's carries the qpdf it bundles),
-    read from their metadata folders' names: a build with workers never imports them here."""
-    wanted = {name.lower() for name in names}
-    found = []
-    for entry in sys.path:
-        try:
-            folders = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for folder in sorted(folders):
-            name, _, version = folder.removesuffix(".dist-info").partition("-")
-            if folder.endswith(".dist-info") and name.lower() in wanted:
-                found.append(f"{name.lower()} {version}")
-    return " ".join(found)
+    """What the drawing code is: pnp's whole installation (store.installation: every file of
+    pnp, the installed distributions and Python's version) and the cairo library's version.
+    No list of "drawing modules" is kept by hand: a PDF's bytes also depend on page boxes,
+    viewer preferences, units and asset handling, anywhere in pnp."""
+    return f"pnp {__version__} cache {FORMAT}\0{store.installation()}\0".encode() + _cairo()
 
 
 def _cairo_version() -> str:

@@ -1,5 +1,7 @@
-"""`pnp build`, `plan` and `watch`: the check, then the PDFs drawn by the workers and written
-all at once (pnp.output), with a reprint of what changed and the whole kit when asked."""
+"""`pnp build`, `plan` and `watch`: the check, its findings printed, then the PDFs drawn by
+the workers and written all at once (pnp.output), with a reprint of what changed and the whole
+kit when asked. In `pnp watch` a line closes the check before anything is drawn, so a save's
+findings are on the screen while its PDFs are drawn."""
 
 from __future__ import annotations
 
@@ -33,12 +35,16 @@ def _build(project: Project, args, names: list[str], findings: Findings,
            wanted: list[str] | None, drawing: Drawing) -> int:
     from ..export.proof import record_faces
 
+    checking = time.perf_counter()
     checked_games, found = check_with(project, names, args, remember=args.cache)
     findings.extend(found)
     print_findings(findings)
     if failed(findings, args.strict):
-        print(f"pnp build: {tally(findings)}; nothing was written", file=sys.stderr)
+        print(f"pnp build: {tally(findings)}; nothing was written", file=sys.stderr, flush=True)
         return EXIT_ERRORS
+    if args.command == "watch":  # a save's findings are read before its PDFs are drawn
+        print(f"pnp watch: checked in {time.perf_counter() - checking:.2f} s, "
+              f"{tally(findings)}; writing the PDFs that changed", file=sys.stderr, flush=True)
     plan = []
     unknown: set[str] = set(wanted or [])
     for checked in checked_games:

@@ -124,10 +124,10 @@ def _faces_of(sheet):
 
 
 def _svg_size(svg: str) -> Size:
-    from ..render.renderer import _declared_size, _root_attributes
+    from ..render.facechecks import declared_size, root_attributes
 
     try:
-        return _declared_size(_root_attributes(svg)) or Size(0, 0)
+        return declared_size(root_attributes(svg)) or Size(0, 0)
     except expat.ExpatError:
         return Size(0, 0)
 

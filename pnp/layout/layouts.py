@@ -91,7 +91,7 @@ def builtin_layouts() -> dict[str, SheetLayout]:
     findings = Findings()  # the file beside this one, as fonts.font_dir() finds the fonts
     own = Path(__file__).parent.parent
     with reads.confined(own):
-        layouts = read_layouts(own / "layouts.yaml", "pnp/layouts.yaml", findings)
+        layouts = read_layouts(own / "data" / "layouts.yaml", "pnp/data/layouts.yaml", findings)
     if not layouts or findings.errors:
         raise RuntimeError("; ".join(f.format() for f in findings))  # a packaging bug
     return layouts

@@ -20,6 +20,9 @@ import pikepdf
 from ..layout.plans import DocumentInfo, PagePlan
 from ..units import Rect, Size, mm_to_pt
 
+# The document information's Producer: what made the file.
+PRODUCER = "pnp (cairo, pikepdf)"
+
 __all__ = ["finish_document"]
 
 
@@ -90,7 +93,7 @@ def _finish_document(data: bytes, pages: list[PagePlan], info: DocumentInfo) -> 
         docinfo.Author = info.author
         docinfo.Subject = info.subject
         docinfo.Creator = "pnp"
-        docinfo.Producer = "pnp (cairo, pikepdf)"
+        docinfo.Producer = PRODUCER
         if info.keywords:
             docinfo.Keywords = info.keywords
         if info.date_epoch is not None:

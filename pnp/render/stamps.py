@@ -27,7 +27,8 @@ import jinja2
 from markupsafe import escape
 
 from ..cache.jinja import reads_name, template_reads
-from .renderer import Face, Renderer, _number
+from .environment import number
+from .renderer import Face, Renderer
 from ..units import Size
 
 STAMP_CHARS = 6  # hex digits: one edit in 16 million gives the same stamp
@@ -145,18 +146,18 @@ def stamp_element(stamp: str, size: Size, round_piece: bool = False) -> str:
     short = min(size.width_mm, size.height_mm)
     if round_piece:
         font_mm = STAMP_FONT_MM
-        return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm / 2)}" '
-                f'y="{_number(size.height_mm - short * 0.12)}" text-anchor="middle" '
+        return (f'<text class="{STAMP_CLASS}" x="{number(size.width_mm / 2)}" '
+                f'y="{number(size.height_mm - short * 0.12)}" text-anchor="middle" '
                 f'font-family="Roboto Condensed" font-weight="normal" '
-                f'font-size="{_number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
+                f'font-size="{number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
     # A whole page or a board keeps clear of the margin a home printer cannot print.
     inset_x = max(min(INSET_X_MM, short * 0.1), short * 0.03)
     inset_y = max(min(INSET_Y_MM, short * 0.08), short * 0.03)
     font_mm = STAMP_FONT_MM
-    return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm - inset_x)}" '
-            f'y="{_number(size.height_mm - inset_y)}" text-anchor="end" '
+    return (f'<text class="{STAMP_CLASS}" x="{number(size.width_mm - inset_x)}" '
+            f'y="{number(size.height_mm - inset_y)}" text-anchor="end" '
             f'font-family="Roboto Condensed" font-weight="normal" '
-            f'font-size="{_number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
+            f'font-size="{number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
 
 
 _ROOT = re.compile(r"<svg\b[^>]*>")
@@ -179,7 +180,7 @@ def add_stamp(svg: str, stamp: str, size: Size, round_piece: bool = False) -> st
         x, y, width, height = (float(v) for v in box.groups())
         sx, sy = width / size.width_mm, height / size.height_mm
     if (x, y) != (0, 0) or abs(sx - 1) > 1e-6 or abs(sy - 1) > 1e-6:
-        element = (f'<g transform="translate({_number(x)} {_number(y)}) '
+        element = (f'<g transform="translate({number(x)} {number(y)}) '
                    f'scale({sx:.6g} {sy:.6g})">{element}</g>')
     return svg[:end] + element + "\n" + svg[end:]
 

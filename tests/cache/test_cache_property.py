@@ -19,6 +19,10 @@ a printer profile) one edit at a time:
   file removed;
 - the art: the bytes of art.png (other colours and sizes, one too coarse, one not an image)
   and of art.svg (one refused);
+- pnp's own code changed, as an upgrade or a `git pull` changes it: what it writes into every
+  PDF (the document's Producer) and, as a changed file would, what pnp's installation is
+  (pnp.cache.store.installation, the one key every kept kind has for pnp's code); in-process,
+  both are set on the loaded modules and put back when the example ends;
 - and which layout, printer and paper the builds ask for (`prop` or `home`, `office` or none,
   A4 or Letter).
 
@@ -28,7 +32,7 @@ so a check and a build on one paper with other print options take each other's p
 neither would ever find its own again from one step to the next.
 
 Fonts are left out: a project cannot supply one. pnp draws and measures with its bundled files
-only (pnp.fonts: FACES name files in pnp/fonts/, and fontconfig is given only those), so no
+only (pnp.fonts: FACES name files in pnp/data/fonts/, and fontconfig is given only those), so no
 file in a project changes which font is used.
 
 After every edit, with the user's cache folder (PNP_CACHE_DIR) and the output folder kept from
@@ -83,6 +87,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from pnp.cache import store
+from pnp.pdf import finish
 from pnp.entry import run as pnp
 
 from conftest import TESTS
@@ -222,8 +228,11 @@ class CacheMachine(RuleBasedStateMachine):
                           for name in ("PNP_CACHE_DIR", "SOURCE_DATE_EPOCH", "PNP_JOBS")}
         os.environ.update(PNP_CACHE_DIR=str(self.cache), SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH,
                           PNP_JOBS="1")
+        self.code = (finish.PRODUCER, store.installation)
+        self.upgrades = 0
 
     def teardown(self) -> None:
+        finish.PRODUCER, store.installation = self.code
         for name, value in self.saved_env.items():
             if value is None:
                 os.environ.pop(name, None)
@@ -281,6 +290,15 @@ class CacheMachine(RuleBasedStateMachine):
         self.write(self.root / "layouts.yaml", text)
 
     # -- the edits -----------------------------------------------------------------------
+
+    @rule()
+    def upgrade_pnp(self):
+        """pnp's code changes: it writes another Producer, and its installation is another."""
+        self.upgrades += 1
+        producer, installation = self.code
+        finish.PRODUCER = f"{producer} {self.upgrades}"
+        upgraded = f"{installation()} upgraded {self.upgrades}"
+        store.installation = lambda: upgraded
 
     @rule(row=st.integers(0, 2), field=st.sampled_from(sorted(CARD_VALUES)), data=st.data())
     def edit_card(self, row, field, data):

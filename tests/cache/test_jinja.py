@@ -68,7 +68,7 @@ def _sources() -> list[tuple[str, str]]:
     from conftest import REPO
 
     found = []
-    for pattern in ("templates/**/*.j2", "pnp/templates/**/*.j2", "pnp/scaffold/**/*.j2",
+    for pattern in ("templates/**/*.j2", "pnp/data/templates/**/*.j2", "pnp/data/scaffold/**/*.j2",
                     "tests/**/*.j2", "bench/**/*.j2"):
         found += [(str(path.relative_to(REPO)), path.read_text(encoding="utf-8"))
                   for path in sorted(REPO.glob(pattern))]

@@ -398,7 +398,7 @@ def test_page_furniture_reading_the_whole_deck_plans_every_part_again(tmp_path, 
     """A project's own sheet furniture may read `deck` (every item): then an edit anywhere
     in the deck plans every part's pages again."""
     cards = _big_poker(tmp_path)
-    furniture = (REPO / "pnp" / "templates" / "sheet.svg.j2").read_text(encoding="utf-8")
+    furniture = (REPO / "pnp" / "data" / "templates" / "sheet.svg.j2").read_text(encoding="utf-8")
     own = tmp_path / "templates" / "common" / "sheet.svg.j2"
     own.parent.mkdir()
     write(own, furniture.replace("{{ sheet_title }}",
