@@ -23,6 +23,7 @@ from pathlib import Path
 from . import reads
 from .cache import store
 from .errors import OutsideError
+from .units import pt_to_mm
 
 
 @dataclass(frozen=True)
@@ -341,8 +342,8 @@ def _width_mm(font: FontFace, fallbacks: tuple[FontFace, ...], text: str, size_p
             drawing = next((m for m in map(face_metrics, fallbacks)
                             if ord(ch) in m.drawable), face)
             total += drawing.widths.get(ord(ch), drawing.default_width)
-        return 0.001 * size_pt * total * 25.4 / 72
-    return 0.001 * size_pt * sum(width(ord(ch), default) for ch in text) * 25.4 / 72
+        return pt_to_mm(0.001 * size_pt * total)
+    return pt_to_mm(0.001 * size_pt * sum(width(ord(ch), default) for ch in text))
 
 
 # Glyphs are never hinted. cairo resolves a font's settings once, when the font is first used

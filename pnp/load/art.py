@@ -33,11 +33,11 @@ from .assets import (MAX_ASSET_BYTES, MAX_IMAGE_PIXELS, check_svg_asset, decode_
                      image_size, resolve_asset)
 from .probe import SVG_MEMORY_BYTES, SVG_SECONDS, ArtRefused, render_svg_bounded
 from ..findings import Finding, Findings, Location, Severity
+from ..units import MM_PER_INCH
 
 RASTER_DPI = 300  # SVG art is drawn at this resolution for its printed size
 MIN_ART_DPI = 150  # below this, art prints visibly soft; 300 is print quality
 ART_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp")
-MM_PER_INCH = 25.4
 
 _MIME = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
          "svg": "image/svg+xml"}
