@@ -18,7 +18,7 @@ from ..load.model import Game, load_game
 from ..load.schema import suggest
 from ..output import remove_stale_staging, staged_output
 from ..pipeline import Project, check_game
-from ..sheets import make_sheets
+from ..compose.game import make_sheets
 from . import check_with, failed, game_names, print_findings, tally
 
 def cmd_check(args) -> int:
