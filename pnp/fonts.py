@@ -267,12 +267,6 @@ def _measure(path: Path, own: bool) -> tuple:
     return read_font(data, path)
 
 
-def forget_measures() -> None:
-    """Measure every font again on its next use, as a new process would."""
-    _face_metrics.cache_clear()
-    _measure.cache_clear()
-
-
 def read_font(data: bytes, path: Path) -> tuple:
     """(ascent, descent, widths, default width, code points with a glyph, family name, style
     name) of a font file's bytes, kept in the user's cache by their SHA-256 (FontError:

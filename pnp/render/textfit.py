@@ -149,10 +149,6 @@ def pieces(word: str) -> list[tuple[str, str]]:
     return out
 
 
-def tokens_in(text: str) -> list[str]:
-    return TOKEN.findall(text)
-
-
 def printed_text(text: str) -> str:
     """`text` without the characters that only mark breaks (they print nothing)."""
     return text.translate(_INVISIBLE)
