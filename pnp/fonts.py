@@ -23,6 +23,7 @@ from pathlib import Path
 from . import reads
 from .cache import store
 from .errors import OutsideError
+from .units import pt_to_mm
 
 
 @dataclass(frozen=True)
@@ -266,12 +267,6 @@ def _measure(path: Path, own: bool) -> tuple:
     return read_font(data, path)
 
 
-def forget_measures() -> None:
-    """Measure every font again on its next use, as a new process would."""
-    _face_metrics.cache_clear()
-    _measure.cache_clear()
-
-
 def read_font(data: bytes, path: Path) -> tuple:
     """(ascent, descent, widths, default width, code points with a glyph, family name, style
     name) of a font file's bytes, kept in the user's cache by their SHA-256 (FontError:
@@ -341,8 +336,8 @@ def _width_mm(font: FontFace, fallbacks: tuple[FontFace, ...], text: str, size_p
             drawing = next((m for m in map(face_metrics, fallbacks)
                             if ord(ch) in m.drawable), face)
             total += drawing.widths.get(ord(ch), drawing.default_width)
-        return 0.001 * size_pt * total * 25.4 / 72
-    return 0.001 * size_pt * sum(width(ord(ch), default) for ch in text) * 25.4 / 72
+        return pt_to_mm(0.001 * size_pt * total)
+    return pt_to_mm(0.001 * size_pt * sum(width(ord(ch), default) for ch in text))
 
 
 # Glyphs are never hinted. cairo resolves a font's settings once, when the font is first used

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 MM_PER_INCH = 25.4
 POINTS_PER_INCH = 72
 MM_PER_PT = MM_PER_INCH / POINTS_PER_INCH
+PX_PER_MM = 96 / MM_PER_INCH  # CSS pixels, as SVG user units are without a viewBox
 
 
 def mm_to_pt(mm: float) -> float:

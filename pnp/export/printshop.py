@@ -131,10 +131,6 @@ def load_shops() -> dict[str, Shop]:
         raise RuntimeError(f"pnp/data/shops.yaml: {exc}") from None
 
 
-def shop_names() -> list[str]:
-    return sorted(load_shops())
-
-
 def pick_product(shop: Shop, piece: Size, shape: str) -> Product | None:
     """The shop's product for a piece of this size and shape: the closest within FIT_MM on both
     sides, of the same shape; None when none is."""

@@ -290,8 +290,6 @@ and the new one (right).</p>
 </html>
 """)
 
-MAX_FACE_MM = 120  # a board is shown at most this wide in the page
-
 
 def diff_html(title: str, since: str, changes: list[Change],
               faces: list[list[ShownFace]], fonts: list | None = None) -> str:

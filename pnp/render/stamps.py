@@ -29,7 +29,7 @@ from markupsafe import escape
 from ..cache.jinja import reads_name, template_reads
 from .environment import number
 from .renderer import Face, Renderer
-from ..units import Size
+from ..units import PX_PER_MM, Size
 
 STAMP_CHARS = 6  # hex digits: one edit in 16 million gives the same stamp
 STAMP_PREFIX = "v"
@@ -163,7 +163,6 @@ def stamp_element(stamp: str, size: Size, round_piece: bool = False) -> str:
 _ROOT = re.compile(r"<svg\b[^>]*>")
 _VIEWBOX = re.compile(r'\bviewBox="\s*([-0-9.eE]+)[\s,]+([-0-9.eE]+)[\s,]+([0-9.eE]+)[\s,]+'
                       r'([0-9.eE]+)\s*"')
-PX_PER_MM = 96 / 25.4  # SVG user units without a viewBox are CSS pixels
 
 
 def add_stamp(svg: str, stamp: str, size: Size, round_piece: bool = False) -> str:
@@ -175,6 +174,7 @@ def add_stamp(svg: str, stamp: str, size: Size, round_piece: bool = False) -> st
         return svg
     element = stamp_element(stamp, size, round_piece)
     box = _VIEWBOX.search(root.group(0))
+    # SVG user units without a viewBox are CSS pixels.
     x, y, sx, sy = 0.0, 0.0, PX_PER_MM, PX_PER_MM
     if box:
         x, y, width, height = (float(v) for v in box.groups())

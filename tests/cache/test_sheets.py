@@ -18,6 +18,7 @@ import pnp.load.model
 import pnp.pipeline
 from pnp.compose.cover import KitPart
 from conftest import REPO
+from measures import forget_font_measures
 from pnp.pipeline import Project, check_game
 from pnp.cache.sheets import UNPICKLABLE, value_digest
 
@@ -145,10 +146,10 @@ def own_fonts(monkeypatch, tmp_path):
     fonts = tmp_path / "fonts"
     shutil.copytree(pnp.fonts.font_dir(), fonts)
     monkeypatch.setattr(pnp.fonts, "font_dir", lambda: fonts)
-    pnp.fonts.forget_measures()
+    forget_font_measures()
     yield fonts
     monkeypatch.undo()
-    pnp.fonts.forget_measures()
+    forget_font_measures()
 
 
 def test_a_font_change_draws_every_sheet_again(project, drawn, own_fonts):
@@ -157,7 +158,7 @@ def test_a_font_change_draws_every_sheet_again(project, drawn, own_fonts):
     with (own_fonts / pnp.fonts.FACES["body"].file).open("ab") as handle:
         handle.write(b"\0\0\0\0")
     assert drawn() == set()  # this process measures with the bytes it read
-    pnp.fonts.forget_measures()  # as a new process: it reads the fonts again
+    forget_font_measures()  # as a new process: it reads the fonts again
     assert drawn() == ALL
 
 
