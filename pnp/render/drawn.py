@@ -8,13 +8,15 @@ PDF, reads it (pnp.render.svgtree: `style=` folded into the properties, properti
 lengths in any unit), and follows what it draws: transforms composed, the root's viewBox scaled
 to its declared size, `<use>` drawing the element it names (in `<defs>` or not; a `<symbol>` or
 nested `<svg>` as a viewport), `<defs>`, `<symbol>` and other resources not drawn where they
-stand, a `<tspan>` measured in its own font and size where the text's cursor has got to. It
-draws nothing: boxes are measured with the game's fonts' advance widths, shapes by their
-coordinates (a curve by its control points, which encloses it).
+stand, a `<tspan>` measured in its own font and size where the text's cursor has got to, a
+clip-path cutting what it holds to its shapes' box. It draws nothing: boxes are measured with
+the game's fonts' advance widths, shapes by their coordinates (a curve by its control points,
+which encloses it); masks and filters are not applied.
 
 What it cannot read as cairosvg draws it is not guessed at: each becomes an `Unread` at its line
 (CSS in a `<style>` element, the `font` shorthand, a `<use>` of another file, text on a path,
-rotated glyphs, markers, conditional processing, more references than MAX_REFERENCED). Each
+rotated glyphs, markers, conditional processing, a clip path in objectBoundingBox units, more
+references than MAX_REFERENCED). Each
 mark keeps the line of the rendered SVG it came from (for an element drawn through `<use>`,
 the line of that `<use>`), so a finding can name the template line that wrote it.
 """
@@ -27,12 +29,12 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..fonts import BUNDLED, FontTable, face_metrics, metrics
-from ..units import SVG_MM_PER_UNIT, mm_to_pt
+from ..units import mm_to_pt
 from .svgtext import Cursor, baseline_rise, text_runs
-from .svgtree import (IDENTITY, Element, Tree, Unparsed, cascade, multiply, numbers,
-                      parse_transform, parse_tree, path_points, size, sizes, viewport)
+from .svgtree import (IDENTITY, Box, Element, Tree, Unparsed, box_of, cascade, cut,
+                      length_mm, multiply, numbers, parse_transform, parse_tree, path_points,
+                      scale_of, size, sizes, viewport)
 
-_LENGTH = re.compile(r"\s*(-?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*")
 # What roles a template gives text that is not rules-bearing (data-role on the element or a
 # group around it): credit lines and version stamps may print smaller (pnp.render.safety).
 SMALL_ROLES = ("credit", "stamp")
@@ -45,8 +47,6 @@ DEFAULT_FONT_SIZE = 16.0  # cairosvg's 12pt, in user units
 # Elements drawn through <use> that are read before the rest is left unread: cairosvg stops at
 # 100,000; a face that reaches this many is a reference bomb, not a card.
 MAX_REFERENCED = 20_000
-
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, y down
 
 # Resources and containers cairosvg never draws where they stand (cairosvg.surface: defs and
 # INVISIBLE_TAGS), and elements that hold no drawing.
@@ -115,37 +115,6 @@ class _At:
     clip: Box | None = None
 
 
-def _length_mm(value: str | None) -> float | None:
-    match = _LENGTH.fullmatch(value or "")
-    unit = match.group(2) if match else None
-    if unit is None or (unit and unit not in SVG_MM_PER_UNIT):
-        return None
-    return float(match.group(1)) * SVG_MM_PER_UNIT[unit or "px"]
-
-
-def _apply(m: tuple, x: float, y: float) -> tuple[float, float]:
-    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
-
-
-def _box_of(m: tuple, points) -> Box:
-    moved = [_apply(m, x, y) for x, y in points]
-    xs, ys = [p[0] for p in moved], [p[1] for p in moved]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _cut(box: Box, clip: Box) -> Box | None:
-    """What of `box` lies within `clip` (None: nothing)."""
-    cut = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]),
-           min(box[3], clip[3]))
-    return cut if cut[0] < cut[2] and cut[1] < cut[3] else None
-
-
-def _scale(m: tuple) -> float:
-    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
-
-
-
-
 def _paint(value: str | None) -> str:
     value = (value or "").strip().lower()
     return "" if value in ("", "none", "transparent") else value
@@ -187,8 +156,8 @@ class _Reader:
         root = self.tree.root
         props = cascade(None, root)
         box = numbers(props.get("viewBox", ""))
-        width, height = _length_mm(root.attributes.get("width")), \
-            _length_mm(root.attributes.get("height"))
+        width, height = length_mm(root.attributes.get("width")), \
+            length_mm(root.attributes.get("height"))
         m = IDENTITY
         view = (box[2], box[3]) if len(box) == 4 else (width or 0.0, height or 0.0)
         if width and height and len(box) == 4 and box[2] and box[3]:
@@ -259,7 +228,7 @@ class _Reader:
         boxes = [mark.box for mark in shapes.marks]
         box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
                max(b[3] for b in boxes)) if boxes else (0.0, 0.0, 0.0, 0.0)
-        return replace(at, clip=_cut(box, at.clip) if at.clip else box)
+        return replace(at, clip=cut(box, at.clip) if at.clip else box)
 
     def draw(self, element: Element, at: _At) -> None:
         tag = element.tag
@@ -375,11 +344,11 @@ class _Reader:
             return
         half = size(a.get("stroke-width", "1"), at.font_size,
                     math.hypot(*at.view) / math.sqrt(2)) / 2 if stroke else 0.0
-        x0, y0, x1, y1 = _box_of(m, points)
-        grow = half * _scale(m)
+        x0, y0, x1, y1 = box_of(m, points)
+        grow = half * scale_of(m)
         box = (x0 - grow, y0 - grow, x1 + grow, y1 + grow)
         if at.clip:
-            box = _cut(box, at.clip)
+            box = cut(box, at.clip)
             if box is None:
                 return
         self.marks.append(Mark(name, box, line,
@@ -461,14 +430,14 @@ class _Reader:
         right = max(p[1] for p in placed)
         top, bottom = min(p[2] for p in placed), max(p[2] for p in placed)
         m = at.m
-        outline = _box_of(m, [(left, top - ascent), (right, bottom + descent)])
-        ink = _box_of(m, [(left, top - CAP_HEIGHT * fs), (right, bottom)])
+        outline = box_of(m, [(left, top - ascent), (right, bottom + descent)])
+        ink = box_of(m, [(left, top - CAP_HEIGHT * fs), (right, bottom)])
         if at.clip:
-            outline, ink = _cut(outline, at.clip), _cut(ink, at.clip)
+            outline, ink = cut(outline, at.clip), cut(ink, at.clip)
             if outline is None or ink is None:
                 return
         self.marks.append(Mark("text", outline, line, fill, "", shown,
-                               mm_to_pt(fs * _scale(m)), ink, _role(props),
+                               mm_to_pt(fs * scale_of(m)), ink, _role(props),
                                bool(props.get("data-fit")), len(self.marks), family, weight,
                                style))
 

@@ -1,5 +1,6 @@
 """SVG tree: a rendered SVG text in; its elements, each with its line, and the properties
-cairosvg gives them, out.
+cairosvg gives them, out; with the geometry the checks measure them by (lengths, transforms,
+viewports, the points of a path, boxes in mm).
 
 The print-safety checks (pnp.render.drawn) must read a face as cairosvg draws it, without
 loading cairo (only pnp.pdf does). These are the parts of cairosvg's reading they follow
@@ -40,9 +41,13 @@ _URL_CASED = frozenset(("clip-path", "color-profile", "cursor", "fill", "filter"
                         "marker-start", "marker-mid", "marker-end", "mask", "stroke"))
 _URL = re.compile(r"url\([^)]*\)", re.IGNORECASE)
 
+_LENGTH = re.compile(r"\s*(-?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*")
 _NUMBER = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|" + _NUMBER.pattern)
 _MATRIX = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, y down
 
 
 @dataclass(slots=True)
@@ -206,15 +211,6 @@ def _normalize(text: str) -> str:
     return text.strip()
 
 
-def number(props: dict[str, str], name: str, default: float = 0.0) -> float:
-    """The leading number of a property (a coordinate a shape is drawn at)."""
-    value = props.get(name)
-    if value is None:
-        return default
-    found = _NUMBER.match(value.strip())
-    return float(found.group()) if found else default
-
-
 def numbers(text: str) -> list[float]:
     return [float(n) for n in _NUMBER.findall(text or "")]
 
@@ -254,6 +250,37 @@ def parse_transform(text: str) -> tuple:
             continue
         matrix = multiply(matrix, step)
     return matrix
+
+
+def length_mm(value: str | None) -> float | None:
+    match = _LENGTH.fullmatch(value or "")
+    unit = match.group(2) if match else None
+    if unit is None or (unit and unit not in SVG_MM_PER_UNIT):
+        return None
+    return float(match.group(1)) * SVG_MM_PER_UNIT[unit or "px"]
+
+
+def apply(m: tuple, x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+def box_of(m: tuple, points) -> Box:
+    moved = [apply(m, x, y) for x, y in points]
+    xs, ys = [p[0] for p in moved], [p[1] for p in moved]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def cut(box: Box, clip: Box) -> Box | None:
+    """What of `box` lies within `clip` (None: nothing)."""
+    cut = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]),
+           min(box[3], clip[3]))
+    return cut if cut[0] < cut[2] and cut[1] < cut[3] else None
+
+
+def scale_of(m: tuple) -> float:
+    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+
+
 
 
 def viewport(width: float, height: float, box: list[float], aspect: str | None
