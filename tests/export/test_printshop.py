@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from conftest import REPO, edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 GAMES = REPO / "tests" / "data" / "games"
 POINTS_PER_INCH = 72

@@ -20,14 +20,14 @@ games.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
 
-from conftest import PROJECT_GAME, REPO, TESTS, add_game, edit
+from conftest import REPO, TESTS, add_game, edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 MISTAKES = TESTS / "data" / "mistakes"
 SCHEMA = json.loads((REPO / "docs" / "findings.schema.json").read_text(encoding="utf-8"))
@@ -67,25 +67,6 @@ def test_there_are_at_least_twenty_distinct_mistakes():
     assert len(CASES) >= 20
     assert len({(c["file"], c["rule"], str(c.get("with", c.get("append", ""))))
                 for c in cases}) == len(cases)
-
-
-@pytest.fixture(scope="module")
-def _one_place(tmp_path_factory) -> tuple[Path, Path]:
-    """One folder every mistake of this module is checked in, and one pnp cache for them."""
-    return tmp_path_factory.mktemp("mistakes") / "project", tmp_path_factory.mktemp("cache")
-
-
-@pytest.fixture
-def project(_one_place, monkeypatch) -> Path:
-    """Downturn, fresh for each mistake, always in the same folder and with the same pnp cache:
-    what a mistake leaves unchanged is answered from what an earlier mistake's check kept."""
-    root, cache = _one_place
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir()
-    add_game(root, PROJECT_GAME)
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("PNP_CACHE_DIR", str(cache))
-    return root
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import edit, line_of
+from sameplace import project, same_place  # noqa: F401 - fixtures
 from pnp.render.safety import face_problems
 
 TEMPLATES = ("templates", "downturn")
