@@ -157,3 +157,16 @@ def test_paint_clipped_at_the_trim_stops_short_of_the_bleed(tmp_path, checked):
     found = at(checked(tmp_path, body), "print-bleed")
     assert len(found) == 1 and found[0].startswith(f"{line_in(body, 'fill:#223344')}:"), found
     assert "stops 0.00 mm past it" in found[0]
+
+
+@pytest.mark.parametrize("family, unknown", [("'Roboto Condensed'", False),
+                                             ("Comic Sans MS", True)])
+def test_the_font_family_set_in_style_is_the_one_checked(tmp_path, checked, family, unknown):
+    """The glyph checks read the same family the PDF draws with: a family the game has, set
+    in style=, is no error; one it lacks is named."""
+    body = f'<text x="6" y="40" style="font-size:4px;font-family:{family}">Set in style</text>'
+    found = at(checked(tmp_path, body), "font-unknown")
+    if unknown:
+        assert len(found) == 1 and "asks for font-family 'Comic Sans MS'" in found[0], found
+    else:
+        assert found == []
