@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 
 def test_build_writes_letter_pdfs_of_events_and_banks(project, run):

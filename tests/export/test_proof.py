@@ -10,6 +10,7 @@ from html import unescape
 from pathlib import Path
 
 from conftest import REPO, edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 EVENTS = "content/downturn/events.yaml"
 PROOF = Path("output/downturn/proof")

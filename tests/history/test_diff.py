@@ -17,6 +17,7 @@ import pdfplumber
 import pytest
 
 from conftest import REPO, Result, edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 from pdfread import page_texts
 from pnp.cli import main
 from pnp.units import PAPERS, mm_to_pt, pt_to_mm

@@ -16,6 +16,7 @@ import pdfplumber
 import pytest
 
 from conftest import REPO, TESTS, crop_marks, edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 from pnp.units import PAPERS, pt_to_mm
 
 DEBTORS = TESTS / "data" / "games" / "debtors"
