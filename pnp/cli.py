@@ -23,7 +23,7 @@ from . import __version__
 from .errors import EXIT_ERRORS, EXIT_USAGE, OutsideError, UsageError, outside_error
 from .findings import cap_words, terminal_safe
 from .units import PAPERS
-from .workers import default_jobs, start_drawing
+from .engine.workers import default_jobs, start_drawing
 
 # Each command's module under pnp.commands, and the function in it.
 COMMANDS = {"build": ("build", "cmd_build"), "plan": ("build", "cmd_plan"),

@@ -18,9 +18,9 @@ from __future__ import annotations
 import hashlib
 from typing import Callable, TypeVar
 
-from . import store, values
+from ..engine import store
 
-FORMAT = 2  # 2: the entry as pnp.cache.values.write_value keeps it
+FORMAT = 3  # 3: the entry as pnp.engine.store.write_value keeps it
 KIND = "impositions"
 
 Pages = TypeVar("Pages")
@@ -28,13 +28,13 @@ Pages = TypeVar("Pages")
 
 def kept(arguments: tuple, impose: Callable[[], Pages]) -> Pages:
     """What `impose()` gives for `arguments`: kept by an earlier run, or imposed now and kept."""
-    folder = store.folder(KIND, "cache/impositions.py")
+    folder = store.folder(KIND)
     if folder is None:
         return impose()
     key = hashlib.sha256("\0".join([str(FORMAT), store.installation(), repr(arguments)]).encode(
         "utf-8", "surrogatepass")).hexdigest()
-    pages = values.read_value(folder, key, FORMAT)
+    pages = store.read_value(folder, key)
     if pages is None:
         pages = impose()
-        values.write_value(folder, key, FORMAT, pages)
+        store.write_value(folder, key, pages)
     return pages

@@ -9,14 +9,14 @@ import time
 from functools import partial
 from pathlib import Path
 
-from ..cache import answers
+from ..engine import answers
 from ..errors import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError
 from ..findings import Findings, display_path
 from ..fonts import own_font_files
 from ..output import HeldWrites, remove_stale_staging, staged_output
 from ..pipeline import Project, build_game, select_sheets
 from ..progress import Progress
-from ..workers import Drawing, default_jobs
+from ..engine.workers import Drawing, default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 from .report import cmd_proof
 
@@ -158,7 +158,7 @@ def cmd_plan(args) -> int:
 
 def _write_kits(checked_games, out_dir: Path, staging, drawing: Drawing, progress) -> list:
     """Stage each game's kit PDF; (game, kit, path) of each."""
-    from ..workers import Job
+    from ..engine.workers import Job
 
     kits = [(c.name, c.kit, out_dir / c.name / c.kit.output.file_name)
             for c in checked_games if c.kit is not None]

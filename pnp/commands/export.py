@@ -14,7 +14,7 @@ from ..load.schema import suggest
 from ..output import staged_output
 from ..pipeline import Project, select_sheets
 from ..sheets import Deck
-from ..workers import default_jobs
+from ..engine.workers import default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 
 def cmd_export(args) -> int:

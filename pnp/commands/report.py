@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..cache import answers
+from ..engine import answers
 from ..errors import EXIT_ERRORS, EXIT_OK, UsageError
 from ..findings import display_path, terminal_safe
 from ..layout.impose import PROJECT_LAYOUTS, builtin_layouts, load_layouts

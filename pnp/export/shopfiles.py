@@ -17,7 +17,7 @@ from pathlib import Path
 from ..findings import Findings
 from ..layout.plans import DocumentInfo, PagePlan, Placement
 from ..units import Rect, Size
-from ..workers import Drawing, Job, run_tasks
+from ..engine.workers import Drawing, Job, run_tasks
 from . import preflight
 from .printshop import Product, Shop, face_on_product, face_order, pick_product
 

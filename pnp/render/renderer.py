@@ -31,7 +31,6 @@ from ..errors import OutsideError
 from ..findings import Findings, Location, display_path
 from ..load.content import printable
 from ..fonts import BUNDLED, FontTable, metrics
-from ..cache.jinja import CachedCompiling, bytecode_cache
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES, face_problems
 from .emphasis import BOLD, ITALIC, STYLE_NAMES, parse_emphasis
 from .glyphs import printed_text_problems
@@ -70,10 +69,6 @@ def _number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-class _Environment(CachedCompiling, jinja2.Environment):
-    """Jinja, with compiled templates and labels kept between runs (pnp.cache.jinja)."""
-
-
 class _TemplateLoader(jinja2.BaseLoader):
     """Finds templates in its folders, first found first, as Jinja's FileSystemLoader does,
     but reads them through pnp.reads and names them as the user sees them
@@ -93,7 +88,7 @@ class _TemplateLoader(jinja2.BaseLoader):
         # else inside the folder itself (pnp's own templates).
         self.inside = {folder: root if root and reads.is_inside(folder, root) else folder
                        for folder in searchpath}
-        # The source of each template read, by its read's answer (pnp.cache.sheets asks
+        # The source of each template read, by its read's answer (pnp.engine.memo asks
         # which of those a piece of work read name `game`).
         self.sources: dict[str, str] = {}
         self.shown_sources: dict[str, str] = {}  # by the name findings show: macros' too
@@ -134,8 +129,11 @@ class Renderer:
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
                  globals_: dict[str, Any], art_folder: Path | None = None,
-                 root: Path | None = None, fonts: FontTable = BUNDLED):
-        self.env = _Environment(
+                 root: Path | None = None, fonts: FontTable = BUNDLED,
+                 bytecode_cache: jinja2.BytecodeCache | None = None):
+        """`bytecode_cache`: where compiled templates are kept between runs, if anywhere
+        (the pipeline hands in the engine's)."""
+        self.env = jinja2.Environment(
             loader=_TemplateLoader([str(d) for d in template_dirs],
                                    str(root) if root is not None else None),
             autoescape=True,
@@ -143,7 +141,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
-            bytecode_cache=bytecode_cache(),
+            bytecode_cache=bytecode_cache,
         )
         self.env.filters["n"] = _number
         self.env.globals.update(globals_)

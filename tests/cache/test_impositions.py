@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import pnp.cache.store
+import pnp.engine.store
 import pnp.layout.impose as impose_module
 from pnp.layout.impose import builtin_layouts, impose
 from pnp.units import CARD_SIZES
@@ -53,7 +53,7 @@ def test_other_arguments_are_imposed_afresh(imposed):
 def test_another_pnp_imposes_afresh(imposed, monkeypatch):
     run, done = imposed
     first = run(42)
-    monkeypatch.setattr(pnp.cache.store, "installation", lambda: "another pnp")
+    monkeypatch.setattr(pnp.engine.store, "installation", lambda: "another pnp")
     assert run(42) == first
     assert done == [42, 42]
 

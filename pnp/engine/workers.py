@@ -48,12 +48,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import reads
-from .libraries import load_whole
+from ..libraries import load_whole
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-    from .layout.plans import DocumentInfo, PagePlan
+    from ..layout.plans import DocumentInfo, PagePlan
 
 # concurrent.futures and multiprocessing are imported where a pool is made (about 20 ms): a
 # check with one sheet to draw runs it here and never loads them.
@@ -63,7 +63,7 @@ __all__ = ["Job", "Drawing", "Progress", "default_jobs", "run_tasks", "split", "
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
 # What the fork server imports once, for every worker it forks (a pool's worker runs in
 # concurrent.futures.process).
-PRELOAD = ["concurrent.futures.process", "pnp.workers", "pnp.pdf.draw"]
+PRELOAD = ["concurrent.futures.process", "pnp.engine.workers", "pnp.pdf.draw"]
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
 
@@ -100,7 +100,7 @@ def split(pages: int) -> list[range]:
 
 
 def draw_pages(plans: list[PagePlan]) -> bytes:
-    from .pdf.draw import draw_pages as draw
+    from ..pdf.draw import draw_pages as draw
 
     return draw(plans)
 
@@ -116,7 +116,7 @@ def _finishing():
 
 def _draw_part(plans: list[PagePlan], fonts: tuple[str, ...] = ()) -> bytes:
     """A part's pages, as cairo draws them (`finish_document` makes the document)."""
-    from .fonts import use_fonts  # not loaded by `pnp.cli`, which imports this module first
+    from ..fonts import use_fonts  # not loaded by `pnp.cli`, which imports this module first
 
     use_fonts(fonts)  # a worker may draw for several games: each adds its own fonts
     return draw_pages(plans)

@@ -35,8 +35,7 @@ import time
 from contextlib import contextmanager
 from collections.abc import Iterator
 
-from .. import reads
-from . import store
+from . import reads, store
 
 FORMAT = 3
 KIND = "answers"
