@@ -17,6 +17,7 @@ from ..output import HeldWrites, remove_stale_staging, staged_output
 from ..pipeline import Project, build_game, select_sheets
 from ..progress import Progress
 from ..engine.workers import Drawing, default_jobs
+from ..pdf import DRAWING
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 from .report import cmd_proof
 
@@ -25,7 +26,7 @@ def cmd_build(args) -> int:
     names, findings = game_names(project, args)
     wanted = wanted_sheets(args)
     # Worker processes start loading the drawing libraries now, while the content is checked.
-    with Drawing(args.jobs or default_jobs()) as drawing:
+    with Drawing(args.jobs or default_jobs(), **DRAWING) as drawing:
         return _build(project, args, names, findings, wanted, drawing)
 
 def _build(project: Project, args, names: list[str], findings: Findings,
@@ -143,7 +144,7 @@ def cmd_plan(args) -> int:
     project = Project(args.root)
     names, findings = game_names(project, args)
     args.plan = True
-    with Drawing(args.jobs or default_jobs()) as drawing:
+    with Drawing(args.jobs or default_jobs(), **DRAWING) as drawing:
         checked_games, found = check_with(project, names, args)
         findings.extend(found)
         print_findings(findings)

@@ -19,6 +19,8 @@ import pnp.cache.pdfs
 import pnp.fonts
 import pnp.layout.impose
 import pnp.engine.workers
+import pnp.pdf.draw
+from pnp.pdf import DRAWING
 from conftest import REPO
 
 POKER = REPO / "bench" / "poker"
@@ -43,7 +45,7 @@ def _no_drawing(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("a PDF was drawn")
 
-    monkeypatch.setattr(pnp.engine.workers, "draw_pages", refuse)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", refuse)
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -57,13 +59,13 @@ def _edit(path: Path, old: str, new: str) -> None:
 def test_two_processes_write_the_bytes_one_process_writes(poker, run, monkeypatch):
     monkeypatch.setattr(pnp.engine.workers, "PART_PAGES", 4)  # 12 pages: drawn in 3 parts
     assert [len(r) for r in pnp.engine.workers.split(12)] == [4, 4, 4]
-    here, real = [], pnp.engine.workers.draw_pages
+    here, real = [], pnp.pdf.draw.draw_pages
 
     def drawn_here(plans):
         here.append(len(plans))
         return real(plans)
 
-    monkeypatch.setattr(pnp.engine.workers, "draw_pages", drawn_here)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", drawn_here)
     one = run("build", "-j", "1", "--no-cache", "--out", "one")
     assert here == [4, 4, 4]  # one process: every part drawn in it
     here.clear()
@@ -71,8 +73,8 @@ def test_two_processes_write_the_bytes_one_process_writes(poker, run, monkeypatc
 
     class Pool(concurrent.futures.ProcessPoolExecutor):
         def submit(self, function, *args):
-            if function is pnp.engine.workers._draw_part:
-                sent.append(len(args[0]))
+            if args and args[0] == DRAWING["draw"]:
+                sent.append(len(args[1]))
             return super().submit(function, *args)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
@@ -216,7 +218,7 @@ def test_an_interrupted_cached_build_leaves_a_usable_cache_and_the_old_pdfs(proj
     old = {p.name: p.read_bytes() for p in folder.glob("*.pdf")}
     record = (folder / pnp.cache.pdfs.CACHE_FILE).read_bytes()
     _edit(project / "content/downturn/game.yaml", "title: Downturn", "title: Downturn Revised")
-    real, calls = pnp.engine.workers.draw_pages, []
+    real, calls = pnp.pdf.draw.draw_pages, []
 
     def fail_second(*args, **kwargs):
         calls.append(1)
@@ -224,11 +226,11 @@ def test_an_interrupted_cached_build_leaves_a_usable_cache_and_the_old_pdfs(proj
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pnp.engine.workers, "draw_pages", fail_second)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", fail_second)
     assert run("build", *sheets).code == 130
     assert {p.name: p.read_bytes() for p in folder.glob("*.pdf")} == old
     assert (folder / pnp.cache.pdfs.CACHE_FILE).read_bytes() == record
-    monkeypatch.setattr(pnp.engine.workers, "draw_pages", real)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", real)
     result = run("build", *sheets)  # the content changed: both are drawn again ...
     assert result.out.count("wrote") == 2, result.err
     files = json.loads((folder / pnp.cache.pdfs.CACHE_FILE).read_text())["files"]

@@ -30,6 +30,7 @@ import pnp.engine.workers
 from conftest import BASELINE_SHEETS, REPO, edit
 from pnp.pipeline import Project, check_game
 from pnp.engine.workers import Drawing, Job, default_jobs, run_tasks
+from pnp.pdf import DRAWING
 
 # -- a check's tasks --------------------------------------------------------------------------
 
@@ -141,7 +142,7 @@ def test_pdfs_come_back_in_order_and_the_same_from_workers(tmp_path, monkeypatch
     monkeypatch.setattr(pnp.engine.workers, "PART_PAGES", 4)
     drawn = {}
     for workers in (1, 2):
-        with Drawing(workers) as drawing:
+        with Drawing(workers, **DRAWING) as drawing:
             drawn[workers] = drawing.draw(jobs)
         assert multiprocessing.active_children() == []
     assert [_pages(data) for data in drawn[2]] == [2, 12, 2]
@@ -157,9 +158,9 @@ def test_j_then_pnp_jobs_sets_the_processes(project, run, monkeypatch, jobs_env,
     asked = []
 
     class Noted(Drawing):
-        def __init__(self, workers: int) -> None:
+        def __init__(self, workers: int, **drawing) -> None:
             asked.append(("draw", workers))
-            super().__init__(1)  # what is asked is the point here, not the processes
+            super().__init__(1, **drawing)  # what is asked is the point here, not the processes
 
     def noted_tasks(tasks, workers, *how):
         asked.append(("check", workers))
@@ -326,6 +327,7 @@ def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
     probe = textwrap.dedent("""
         import importlib, os, signal, sys, threading, time
         import pnp.engine.workers as workers
+        from pnp.pdf import DRAWING
         real = importlib.import_module
         # Another thread, as the pool's own thread is while a build draws: the signal may be
         # taken there, however this thread's mask is set, and acted on here.
@@ -337,7 +339,7 @@ def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
 
         importlib.import_module = loading
         try:
-            workers._finishing()
+            workers._named(DRAWING["finish"])
         except KeyboardInterrupt:
             print("interrupted after loading:", "pikepdf" in sys.modules)
     """)
