@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pnp.cli import main  # noqa: E402
-from pnp.layout import builtin_layouts, sheet_file_name  # noqa: E402
+from pnp.compose.deck import sheet_file_name  # noqa: E402
+from pnp.layout.layouts import builtin_layouts  # noqa: E402
 
 # Which page shows the layout best (1-based): the backs page where the flip is the point.
 PAGE = {"home-short-edge": 2, "home-stack": 6, "print-shop": 1}

@@ -160,11 +160,11 @@ def _parser() -> argparse.ArgumentParser:
         "export", parents=[common], help="Tabletop Simulator decks, or a print shop's files",
         description="Check, then write each deck for Tabletop Simulator (face sheets, back "
                     "image, saved-object JSON) or for a print shop: each piece as the shop's "
-                    "product of its size (pnp/shops.yaml), one PNG per face or one PDF per "
+                    "product of its size (pnp/data/shops.yaml), one PNG per face or one PDF per "
                     "deck, after a preflight of every face against its product.")
     export.add_argument("--to", choices=["tts", "shop"], default="tts")
     export.add_argument("--shop", default="thegamecrafter", metavar="NAME",
-                        help="print shop for --to shop, one of pnp/shops.yaml (default: "
+                        help="print shop for --to shop, one of pnp/data/shops.yaml (default: "
                              "thegamecrafter)")
     export.add_argument("--base-url", default=None, metavar="URL",
                         help="for --to tts: the address the images will be uploaded under "

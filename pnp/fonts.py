@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import reads
 from .errors import OutsideError
+from .units import pt_to_mm
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def own_font_files(table: FontTable) -> tuple[str, ...]:
 def font_dir() -> Path:
     # The folder beside this file: fontconfig reads fonts from files, so pnp is always
     # installed as files (importlib.resources costs more to load, to say the same).
-    return Path(__file__).parent / "fonts"
+    return Path(__file__).parent / "data" / "fonts"
 
 
 @dataclass(frozen=True)
@@ -255,18 +256,12 @@ def _measure(path: Path, own: bool) -> tuple:
     """A font file read once per process (whichever tables name it), its read noted."""
     data, answer, error = reads.look(path, inside=path.parent)
     if error is not None:
-        if own:  # a game's own font: the loader reported it (pnp.load.fonts)
+        if own:  # a game's own font: the loader reported it (pnp.load.own_fonts)
             raise OutsideError(f"{path}: error: the font cannot be read "
                                f"({error.strerror or error})") from error
         raise _font_error(path, f"cannot be read ({error.strerror or error})") from error
     _MEASURED[str(path)] = (str(path), answer)
     return read_font(data, path)
-
-
-def forget_measures() -> None:
-    """Measure every font again on its next use, as a new process would."""
-    _face_metrics.cache_clear()
-    _measure.cache_clear()
 
 
 def read_font(data: bytes, path: Path) -> tuple:
@@ -331,8 +326,8 @@ def _width_mm(font: FontFace, fallbacks: tuple[FontFace, ...], text: str, size_p
             drawing = next((m for m in map(face_metrics, fallbacks)
                             if ord(ch) in m.drawable), face)
             total += drawing.widths.get(ord(ch), drawing.default_width)
-        return 0.001 * size_pt * total * 25.4 / 72
-    return 0.001 * size_pt * sum(width(ord(ch), default) for ch in text) * 25.4 / 72
+        return pt_to_mm(0.001 * size_pt * total)
+    return pt_to_mm(0.001 * size_pt * sum(width(ord(ch), default) for ch in text))
 
 
 # Glyphs are never hinted. cairo resolves a font's settings once, when the font is first used

@@ -19,52 +19,29 @@ from typing import Callable
 
 from . import reads
 from .cache.pdfs import BuildCache, output_key
+from .compose.component import Output, Sheet
+from .compose.game import make_sheets
+from .compose.kit import KitPlan, plan_kit
 from .engine import reads as recorded, runtime as collector, store
 from .engine.jinja import bytecode_cache
 from .engine.memo import SheetCache
-from .errors import UsageError
-from .findings import Findings, Location, display_path
+from .findings import Findings, Location
 from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
-from .kit import KitPlan, plan_kit
-from .layout.impose import PROJECT_LAYOUTS, PrintOptions, load_layouts
-from .layout.printers import PRINTERS_DIR, load_profile
+from .layout.layouts import PrintOptions
 from .load.model import GAME_FILE, Game, load_game
 from .load.schema import suggest
 from .output import Staging
+from .project import Project, print_options
 from .render.renderer import Renderer
 from .rules.declarative import RULES_FILE, run_declared_rules
 from .rules.plugins import available, load_plugin
 from .rules.registry import run_rules
-from .sheets import Output, Sheet, make_sheets
 from .engine.workers import Drawing, Job, Progress, default_jobs, run_tasks
 
 DEFAULT_PAPER = "letter"
 # pnp's own templates (sheet margins, board tiles, inline icons); a project's templates/common/
 # or a game's own folder may replace any of them.
-BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
-
-
-@dataclass
-class Project:
-    """The folders a project is made of; by default the current directory."""
-
-    root: Path
-
-    @property
-    def content(self) -> Path:
-        return self.root / "content"
-
-    @property
-    def templates(self) -> Path:
-        return self.root / "templates"
-
-    def games(self) -> list[str]:
-        return [name for name in reads.listing(self.content)
-                if reads.kind(self.content / name / GAME_FILE) == reads.FILE]
-
-    def shown(self, path: Path) -> str:
-        """How a path is printed in findings: relative to where the user runs pnp."""
-        return display_path(path, Path.cwd())
+BUILTIN_TEMPLATES = Path(__file__).parent / "data" / "templates"
 
 
 @dataclass
@@ -91,28 +68,6 @@ class CheckedGame:
         return self.game is not None and not self.findings.errors
 
 
-def print_options(project: Project, layout: str = "home", printer_name: str | None = None,
-                  ink_saver: bool = False) -> tuple[PrintOptions, Findings]:
-    """The layout (built-in or the project's), the printer profile and the ink-saver switch
-    asked for, and findings for a project layouts file or printer profile with problems."""
-    own = project.root / PROJECT_LAYOUTS
-    has_own = reads.kind(own) == reads.FILE
-    layouts, findings = load_layouts(project.root, project.shown(own)
-                                     if has_own else PROJECT_LAYOUTS)
-    if findings.errors:
-        return PrintOptions(), findings
-    if layout not in layouts:
-        raise UsageError(f"no layout named '{layout}'; " + (
-            suggest(layout, layouts) or f"layouts: {', '.join(layouts)}"))
-    printer = None
-    if printer_name:
-        printer, problems = load_profile(project.root, printer_name, project.shown(
-            project.root / PRINTERS_DIR / f"{printer_name}.yaml"))
-        findings.extend(problems)
-    own_layouts = layouts if has_own else None  # None: the built-in ones, looked up late
-    return PrintOptions(layout, own_layouts, printer, ink_saver), findings
-
-
 # A sheet in at most this many parts is looked for in the sheet cache by this process; the
 # parts of a larger deck by their own tasks, on every core.
 LOOKED_UP_HERE = 8
@@ -126,7 +81,7 @@ def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER
     (the project's layouts.yaml, the layout, the printer profile) and every named game checked
     with them on `paper`. Both commands call this, so a check lays out exactly what a build
     prints. A problem with the print options themselves checks no game. With `plan`, each
-    game's whole kit is packed too (pnp.kit), as `pnp plan` writes it. With `lang`, each game
+    game's whole kit is packed too (pnp.compose.kit), as `pnp plan` writes it. With `lang`, each game
     is checked in that language's edition (pnp.load.languages)."""
     options, findings = print_options(project, layout, printer, ink_saver)
     if findings.errors:

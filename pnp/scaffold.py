@@ -2,7 +2,7 @@
 
 `pnp new NAME` writes one deck from CSV with a quantity column, a shared back, a rules.yaml and
 the two templates, which `pnp check` and `pnp build` accept as they are. The files are the ones
-in `pnp/scaffold/`, with the game's name and title filled in.
+in `pnp/data/scaffold/`, with the game's name and title filled in.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def new_game(root: Path, name: str) -> list[Path]:
     title = " ".join(part.capitalize() for part in re.split(r"[-_]+", name))
     values = {"name": name, "title": title, "year": time.gmtime().tm_year}
     written = []
-    source = resources.files("pnp").joinpath("scaffold")
+    source = resources.files("pnp").joinpath("data", "scaffold")
     for folder, files in ((content, CONTENT_FILES), (templates, TEMPLATE_FILES)):
         folder.mkdir(parents=True)
         for file_name in files:

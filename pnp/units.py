@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 MM_PER_INCH = 25.4
 POINTS_PER_INCH = 72
+MM_PER_PT = MM_PER_INCH / POINTS_PER_INCH
+PX_PER_MM = 96 / MM_PER_INCH  # CSS pixels, as SVG user units are without a viewBox
 
 
 def mm_to_pt(mm: float) -> float:
@@ -110,8 +112,19 @@ class Rect:
                 and self.bottom_mm <= other.bottom_mm + 1e-9)
 
 
+def bounds(rects) -> Rect:
+    """The smallest box holding every one of `rects`."""
+    rects = list(rects)
+    x0, y0 = min(r.x_mm for r in rects), min(r.y_mm for r in rects)
+    x1, y1 = max(r.right_mm for r in rects), max(r.bottom_mm for r in rects)
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
 # Exact factors from each unit a size may be written in to millimetres.
 MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH}
+# ... and each unit an SVG length may be written in (CSS's: 96 px and 72 pt to the inch).
+SVG_MM_PER_UNIT = {**MM_PER_UNIT, "pt": MM_PER_INCH / POINTS_PER_INCH,
+                   "pc": MM_PER_INCH / POINTS_PER_INCH * 12, "px": MM_PER_INCH / 96}
 _NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
 _UNIT = r"(mm|cm|in)"
 _TWO = re.compile(rf"{_NUMBER}\s*{_UNIT}?\s*[x×]\s*{_NUMBER}\s*{_UNIT}")
@@ -156,6 +169,8 @@ def parse_length(text: str) -> float:
         raise SizeError(f"length '{text}' is not a length such as '3 mm' or '0.125 in'")
     return float(one.group(1)) * MM_PER_UNIT[one.group(2)]
 
+
+DEFAULT_BLEED_MM = MM_PER_INCH / 8  # a deck's bleed when it declares none, as print shops ask
 
 # A piece is large enough to pick up and cut, and small enough to tile over a few dozen
 # sheets: a 0.001 mm card would be imposed millions to a page.

@@ -8,6 +8,7 @@ import hashlib
 import io
 import multiprocessing
 import os
+import pickle
 import shutil
 import signal
 import tempfile
@@ -182,12 +183,8 @@ def shared_build(tmp_path_factory, *builds: tuple[str, ...], command: str = "bui
     share it (the first to ask runs it, holding a lock; the others wait, then read). What the
     runs print is kept beside, in `printed.txt`. Only for the repository's own content, read
     and never changed by the tests that ask."""
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the folder every worker's own temporary folder is in
     key = hashlib.sha256(repr((command, builds)).encode()).hexdigest()[:16]
-    shared = base / "shared-builds"
-    shared.mkdir(exist_ok=True)
+    shared = _shared_folder(tmp_path_factory)
     out, done = shared / key, shared / f"{key}.done"
     with open(shared / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -200,6 +197,32 @@ def shared_build(tmp_path_factory, *builds: tuple[str, ...], command: str = "bui
             (out / "printed.txt").write_text(printed.getvalue(), encoding="utf-8")
             done.touch()
     return out
+
+
+def _shared_folder(tmp_path_factory) -> Path:
+    """A folder every test process of this run shares (xdist's workers included)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the folder every worker's own temporary folder is in
+    shared = base / "shared-builds"
+    shared.mkdir(exist_ok=True)
+    return shared
+
+
+def shared_value(tmp_path_factory, name: str, compute):
+    """`compute()` run once for the whole test run (the first test process to ask runs it,
+    holding a lock) and its answer pickled for the others: a PDF read back once, not once in
+    every test process. `name` says what is computed, from what (a path, its arguments)."""
+    shared = _shared_folder(tmp_path_factory)
+    key = "value-" + hashlib.sha256(name.encode()).hexdigest()[:16]
+    kept = shared / f"{key}.pickle"
+    with open(shared / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not kept.exists():
+            part = shared / f"{key}.part"
+            part.write_bytes(pickle.dumps(compute()))
+            part.replace(kept)
+    return pickle.loads(kept.read_bytes())
 
 
 @pytest.fixture(scope="session")

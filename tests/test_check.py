@@ -6,6 +6,7 @@ import json
 import re
 
 from conftest import edit, line_of
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 EVENTS = "content/downturn/events.yaml"
 

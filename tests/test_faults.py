@@ -41,6 +41,7 @@ from pnp.findings import MAX_WORD, Finding, Location, Severity
 from pnp.output import OLD_PREFIX, STAGING_PREFIX
 
 from conftest import BASELINE_SHEETS, REPO, TESTS, copy_as_cwd, retitled_build
+from measures import forget_font_measures
 
 FAULTS = TESTS / "data" / "faults"
 SHEETS = BASELINE_SHEETS
@@ -340,12 +341,12 @@ def test_a_missing_font_is_one_line_naming_it(project, run, monkeypatch, tmp_pat
     empty = tmp_path / "no-fonts"
     empty.mkdir()
     monkeypatch.setattr(pnp.fonts, "font_dir", lambda: empty)
-    pnp.fonts.forget_measures()
+    forget_font_measures()
     try:
         line = one_line(run("check"))
     finally:
         monkeypatch.undo()
-        pnp.fonts.forget_measures()
+        forget_font_measures()
     assert line.startswith(str(empty / "RobotoCondensed-Regular.ttf") + ": error: the bundled "
                            "font cannot be read"), line
     assert "reinstall pnp" in line
@@ -597,10 +598,10 @@ def no_decoding(monkeypatch) -> None:
 def test_a_decompression_bomb_is_refused_from_its_header(game, monkeypatch, name, data):
     assert len(data) < 100
     (game / "art" / name).write_bytes(data)
+    # Refused in no time whatever the machine: from the header of a file under 100 bytes,
+    # with no pixel decoded (Pillow, the one decoder check_art could reach, fails the test).
     no_decoding(monkeypatch)
-    started = time.perf_counter()
     art = check_art(f"art/{name}", game, CARD_MM, WHERE, subject='card "A"', field="art")
-    assert time.perf_counter() - started < 0.1
     assert not art.ok and art.data == b""
     [finding] = art.findings.errors
     assert finding.rule == "asset-refused"
@@ -669,7 +670,6 @@ def test_art_too_coarse_for_its_size_is_a_warning_naming_its_dpi(game):
     assert warning.hint == "use art of at least 372 x 520 pixels"
     fine = check_art("art/fine.png", game, CARD_MM, WHERE)
     assert fine.ok and not fine.findings.items and round(fine.dpi) == 323
-    assert fine.data_uri.startswith("data:image/png;base64,")
 
 
 def test_symbolic_links_and_dot_dot_are_refused(game):
@@ -693,7 +693,6 @@ def test_svg_art_is_drawn_in_a_bounded_child_process(game):
     assert art.ok, [f.format() for f in art.findings]
     assert art.rendered.startswith(b"\x89PNG")
     assert image_size(art.rendered) == ("png", 744, 1039)  # 63 x 88 mm at 300 dpi
-    assert art.data_uri.startswith("data:image/png;base64,")
 
 
 def test_text_in_svg_art_is_drawn_with_the_bundled_fonts_only():
@@ -832,7 +831,7 @@ def test_a_template_mistake_is_a_check_finding_naming_the_template(project, run,
     path = project / template
     if not path.exists():  # the sheet furniture: the project's copy overrides pnp's own
         path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO / "pnp/templates" / path.name, path)
+        shutil.copyfile(REPO / "pnp/data/templates" / path.name, path)
     source = path.read_text(encoding="utf-8")
     assert old in source
     path.write_text(source.replace(old, new, 1), encoding="utf-8")

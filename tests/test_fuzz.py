@@ -83,12 +83,13 @@ def test_any_card_text_draws_or_gives_a_clean_finding(tmp_path, card, text):
         return
     assert not findings.items and loaded.effect == text
 
-    renderer.findings = Findings()
+    renderer.take_findings()  # only this text's findings
     face = renderer.render(deck.front, dataclasses.replace(item, effect=loaded.effect),
                            deck=deck)
-    for finding in renderer.findings.items:
+    found, _ = renderer.take_findings()
+    for finding in found.items:
         _one_line(finding)
-    if renderer.findings.errors:
+    if found.errors:
         event("refused when fitted")
         return  # a clean finding: the build stops before drawing
     root = ET.fromstring(face.svg)  # well-formed, whatever the text held

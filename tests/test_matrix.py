@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from conftest import REPO, TESTS, KIT_PAPERS, add_game
-from pnp.layout.impose import builtin_layouts
+from pnp.layout.layouts import builtin_layouts
 
 FULL = os.environ.get("PNP_MATRIX") == "full"
 KITS = sorted(p.name for p in (REPO / "content").iterdir() if (p / "game.yaml").is_file())

@@ -16,7 +16,7 @@ import pytest
 
 from pnp.cli import main
 from readback import close, mirrored, read_sheet
-from conftest import REPO, TESTS, edit, shared_build
+from conftest import REPO, TESTS, edit, shared_build, shared_value
 
 # The heading of each Boomtown poker deck, as its fronts and its backs print it (the Banker
 # Duties card's front is headed with its name, its back "The Banker").
@@ -29,7 +29,8 @@ POKER_MM = (63, 88)
 def boomtown(tmp_path_factory):
     out = shared_build(tmp_path_factory, ("--game", "boomtown", "-j", "1"), command="plan")
     path = out / "boomtown" / "boomtown-kit-letter.pdf"
-    return path, (out / "printed.txt").read_text(encoding="utf-8"), read_sheet(path)
+    sheet = shared_value(tmp_path_factory, f"read_sheet {path}", lambda: read_sheet(path))
+    return path, (out / "printed.txt").read_text(encoding="utf-8"), sheet
 
 
 def squeezed(text: str) -> str:

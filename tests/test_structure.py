@@ -1,9 +1,12 @@
 """pnp's shape: stage packages in the data's order, each importing nothing from a later one.
 
-load -> rules -> render -> layout -> pdf -> output. The modules every stage shares (errors,
-findings, units, fonts, reads) and the cache import no stage; no stage nor shared module
-imports the engine, and the engine imports no stage; only pdf/ loads cairo. The imports are
-read from the source (function-level ones included), so a lazy import cannot hide an edge.
+load -> rules -> render -> layout -> compose -> pdf -> output. layout is pure geometry (counts,
+sizes, a paper and a sheet layout in; pages out) and compose puts a game's drawn faces on those
+pages: compose imports layout, layout imports nothing of compose. The modules every stage
+shares (errors, findings, units, fonts, reads) and the cache import no stage; no stage nor
+shared module imports the engine, and the engine imports no stage; only pdf/ loads cairo. The
+imports are read from the source (function-level ones included), so a lazy import cannot hide
+an edge.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 from conftest import REPO
 
 PNP = REPO / "pnp"
-STAGES = ["load", "rules", "render", "layout", "pdf", "output"]
+STAGES = ["load", "rules", "render", "layout", "compose", "pdf", "output"]
 SHARED = {"errors", "findings", "units", "fonts", "libraries", "progress", "reads"}
 CAIRO = ("cairo", "cairocffi", "cairosvg")
 

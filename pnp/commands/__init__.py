@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..findings import Findings, display_path
-from ..pipeline import Project, check_project, unknown_game
+from ..pipeline import check_project, unknown_game
+from ..project import Project
 
 def game_names(project: Project, args) -> tuple[list[str], Findings]:
     found = project.games()

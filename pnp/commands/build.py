@@ -1,5 +1,7 @@
-"""`pnp build`, `plan` and `watch`: the check, then the PDFs drawn by the workers and written
-all at once (pnp.output), with a reprint of what changed and the whole kit when asked."""
+"""`pnp build`, `plan` and `watch`: the check, its findings printed, then the PDFs drawn by
+the workers and written all at once (pnp.output), with a reprint of what changed and the whole
+kit when asked. In `pnp watch` a line closes the check before anything is drawn, so a save's
+findings are on the screen while its PDFs are drawn."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from ..errors import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError
 from ..findings import Findings, display_path
 from ..fonts import own_font_files
 from ..output import HeldWrites, remove_stale_staging, staged_output
-from ..pipeline import Project, build_game, select_sheets
+from ..pipeline import build_game, select_sheets
+from ..project import Project
 from ..progress import Progress
 from ..engine.workers import Drawing, default_jobs
 from ..pdf import DRAWING
@@ -33,12 +36,16 @@ def _build(project: Project, args, names: list[str], findings: Findings,
            wanted: list[str] | None, drawing: Drawing) -> int:
     from ..export.proof import record_faces
 
+    checking = time.perf_counter()
     checked_games, found = check_with(project, names, args, remember=args.cache)
     findings.extend(found)
     print_findings(findings)
     if failed(findings, args.strict):
-        print(f"pnp build: {tally(findings)}; nothing was written", file=sys.stderr)
+        print(f"pnp build: {tally(findings)}; nothing was written", file=sys.stderr, flush=True)
         return EXIT_ERRORS
+    if args.command == "watch":  # a save's findings are read before its PDFs are drawn
+        print(f"pnp watch: checked in {time.perf_counter() - checking:.2f} s, "
+              f"{tally(findings)}; writing the PDFs that changed", file=sys.stderr, flush=True)
     plan = []
     unknown: set[str] = set(wanted or [])
     for checked in checked_games:
@@ -174,7 +181,7 @@ def _print_kits(kits: list) -> None:
     """Each kit's summary: its PDF, sheets per stock, cuts, and the ink measured on its pages."""
     if not kits:  # nothing to measure: this process need not load the drawing libraries
         return
-    from ..kit import kit_summary
+    from ..compose.kit import kit_summary
     from ..pdf.ink import ink_coverage, rated_pages
 
     for name, kit, path in kits:

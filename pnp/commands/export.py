@@ -12,8 +12,9 @@ from ..findings import Findings, display_path, terminal_safe
 from ..fonts import own_font_files, use_fonts
 from ..load.schema import suggest
 from ..output import staged_output
-from ..pipeline import Project, select_sheets
-from ..sheets import Deck
+from ..pipeline import select_sheets
+from ..project import Project
+from ..compose.deck import Deck
 from ..engine.workers import default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 

@@ -9,13 +9,17 @@ import sys
 import time
 from pathlib import Path
 
+from .. import reads
 from ..engine import answers
 from ..errors import EXIT_ERRORS, EXIT_OK, UsageError
-from ..findings import display_path, terminal_safe
-from ..layout.impose import PROJECT_LAYOUTS, builtin_layouts, load_layouts
+from ..compose.game import make_sheets
+from ..findings import Findings, display_path, terminal_safe
+from ..layout.layouts import builtin_layouts
+from ..load.model import Game, load_game
 from ..load.schema import suggest
 from ..output import remove_stale_staging, staged_output
-from ..pipeline import Project, check_game
+from ..pipeline import check_game
+from ..project import PROJECT_LAYOUTS, Project, load_layouts
 from . import check_with, failed, game_names, print_findings, tally
 
 def cmd_check(args) -> int:
@@ -45,16 +49,24 @@ def cmd_list(args) -> int:
     project = Project(args.root)
     names, findings = game_names(project, args)
     for name in names:
-        checked = check_game(project, name)
-        title = checked.info.title if checked.info else name
-        print(f"{name}: {title}")
-        if not checked.sheets:
+        game = read_game(project, name)
+        print(f"{name}: {game.info.title if game else name}")
+        sheets = list(make_sheets(game).values()) if game else []
+        if not sheets:
             print("  (sheets unavailable until 'pnp check' is clean)")
-        width = max([12, *(len(sheet.name) for sheet in checked.sheets)])
-        for sheet in checked.sheets:
+        width = max([12, *(len(sheet.name) for sheet in sheets)])
+        for sheet in sheets:
             print(f"  {sheet.name:<{width}} {sheet.describe()}")
     print_findings(findings)
     return EXIT_ERRORS if findings.errors else EXIT_OK
+
+def read_game(project: Project, name: str) -> Game | None:
+    """One game's model, read and validated as a check reads it (its reads confined to the
+    project), or None when it cannot be read whole; nothing is drawn, no rule is run, and
+    what is wrong is left to `pnp check` to say."""
+    with reads.confined(project.root):
+        game = load_game(project.content / name, project.shown, Findings(), partial=True)
+    return game if game is not None and game.complete else None
 
 def cmd_layouts(args) -> int:
     project = Project(args.root)

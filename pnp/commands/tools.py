@@ -10,10 +10,10 @@ from pathlib import Path
 from ..errors import EXIT_OK, UsageError
 from ..findings import display_path
 from ..layout.plans import DocumentInfo
-from ..layout.printers import (CALIBRATION_REACH_MM, PrinterProfile, ProfileRefused,
-                               calibration_plans, save_profile, scale_from_readings)
+from ..layout.printers import (CALIBRATION_REACH_MM, PrinterProfile, calibration_plans,
+                               scale_from_readings)
 from ..output import staged_output
-from ..pipeline import Project
+from ..project import Project, ProfileRefused, save_profile
 from ..units import PAPERS
 
 def cmd_new(args) -> int:

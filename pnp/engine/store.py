@@ -41,8 +41,7 @@ from pathlib import Path
 
 MIB = 1024 * 1024
 # The cap of each kind's folder, in bytes; a kind not listed (an old pnp's) has the default.
-MAX_BYTES = {"sheets": 256 * MIB, "jinja": 64 * MIB, "answers": 16 * MIB,
-             "impositions": 32 * MIB}
+MAX_BYTES = {"sheets": 256 * MIB, "jinja": 64 * MIB, "answers": 16 * MIB}
 DEFAULT_MAX_BYTES = 16 * MIB
 STORE_MAX_BYTES = 512 * MIB
 PRUNE_EVERY_S = 600

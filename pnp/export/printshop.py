@@ -1,4 +1,4 @@
-"""Print shops: a shop's products (pnp/shops.yaml) and a deck's rendered faces in; for each
+"""Print shops: a shop's products (pnp/data/shops.yaml) and a deck's rendered faces in; for each
 face, the image or PDF page the shop's product for that piece asks for, out.
 
 Every piece is matched by size and shape to one product of the shop (`pick_product`): a piece
@@ -24,7 +24,7 @@ from ..load.content import load_document
 from ..load.schema import INVALID, validate
 from ..units import MM_PER_INCH, Size, SizeError, parse_length, parse_size
 
-SHOPS_FILE = Path(__file__).parent.parent / "shops.yaml"
+SHOPS_FILE = Path(__file__).parent.parent / "data" / "shops.yaml"
 # A piece within this of a product's trim, on each side, is that product: a cut wanders about
 # as much, so 63 x 88 mm and 2.5 x 3.5 in (63.5 x 88.9 mm) come out the same card.
 FIT_MM = 1.0
@@ -119,20 +119,16 @@ def _resolve(name: str, spec: ShopSpec) -> Shop:
 
 @cache
 def load_shops() -> dict[str, Shop]:
-    """The shops of pnp/shops.yaml; a mistake there is a packaging bug, raised at once."""
+    """The shops of pnp/data/shops.yaml; a mistake there is a packaging bug, raised at once."""
     findings = Findings()
-    specs = validate(load_document(SHOPS_FILE, "pnp/shops.yaml", findings),
+    specs = validate(load_document(SHOPS_FILE, "pnp/data/shops.yaml", findings),
                      dict[str, ShopSpec], "", findings)
     if specs is INVALID or findings.errors:
         raise RuntimeError("; ".join(f.format() for f in findings))
     try:
         return {name: _resolve(name, spec) for name, spec in specs.items()}
     except SizeError as exc:
-        raise RuntimeError(f"pnp/shops.yaml: {exc}") from None
-
-
-def shop_names() -> list[str]:
-    return sorted(load_shops())
+        raise RuntimeError(f"pnp/data/shops.yaml: {exc}") from None
 
 
 def pick_product(shop: Shop, piece: Size, shape: str) -> Product | None:

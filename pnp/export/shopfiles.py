@@ -121,7 +121,7 @@ def png_files(planned: list[ShopDeck], drawn: dict[tuple[int, str], bytes], shop
 
 def _page(svg: str, piece: Size, product: Product) -> PagePlan:
     """One face on a page of the product's size: the trim in the middle, the bleed around it."""
-    from ..sheets import blank_svg
+    from ..compose.component import blank_svg
 
     image, trim = product.image_mm(piece), product.trim_for(piece)
     return PagePlan(image, Rect(product.bleed_mm, product.bleed_mm, *trim), blank_svg(image),
@@ -133,7 +133,7 @@ def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
               out_dir: Path, fonts: tuple[str, ...] = ()) -> list[tuple[Path, bytes]]:
     """One PDF per deck, a page per face in the shop's order, drawn on the PDF workers; PDF/X-1a
     in CMYK when the shop asks for it."""
-    from ..sheets import document_info
+    from ..compose.component import document_info
 
     jobs = []
     for planned_deck in planned:

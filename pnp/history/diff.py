@@ -290,8 +290,6 @@ and the new one (right).</p>
 </html>
 """)
 
-MAX_FACE_MM = 120  # a board is shown at most this wide in the page
-
 
 def diff_html(title: str, since: str, changes: list[Change],
               faces: list[list[ShownFace]], fonts: list | None = None) -> str:
@@ -323,7 +321,7 @@ def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[Sho
     """One row per changed face: old on the left, new on the right, changed areas outlined."""
     from ..pdf.draw import render_pdf
     from ..layout.plans import DocumentInfo, PagePlan, Placement
-    from ..sheets import blank_svg
+    from ..compose.component import blank_svg
     from ..units import PAPERS, Rect
 
     paper = PAPERS[paper_name]

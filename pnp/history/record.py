@@ -102,7 +102,8 @@ def snapshot_of(checked, description: str = "now") -> Snapshot:
 
 def _faces_of(sheet):
     """(item index, kind, label, side, svg, stamp, item, size) of every face a sheet prints."""
-    from ..sheets import Board, Deck
+    from ..compose.board import Board
+    from ..compose.deck import Deck
 
     if isinstance(sheet, Deck):
         for n, item in enumerate(sheet.items):
@@ -123,10 +124,10 @@ def _faces_of(sheet):
 
 
 def _svg_size(svg: str) -> Size:
-    from ..render.renderer import _declared_size, _root_attributes
+    from ..render.facechecks import declared_size, root_attributes
 
     try:
-        return _declared_size(_root_attributes(svg)) or Size(0, 0)
+        return declared_size(root_attributes(svg)) or Size(0, 0)
     except expat.ExpatError:
         return Size(0, 0)
 
@@ -256,7 +257,8 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
 
 def git_snapshot(project, name: str, ref: str, paper: str, builds: list[int]) -> Snapshot:
     """The game as it was at a git commit, checked and drawn afresh by this pnp."""
-    from ..pipeline import Project, check_game
+    from ..pipeline import check_game
+    from ..project import Project
 
     builds_note = f"builds: {', '.join(map(str, builds[-5:]))}" if builds else "no builds yet"
     root = project.root.resolve()

@@ -18,7 +18,7 @@ from markupsafe import escape
 from .diff import Change
 from ..findings import Findings
 from ..layout.plans import DocumentInfo, PagePlan, Placement
-from ..sheets import blank_svg, document_info, paper_label
+from ..compose.component import blank_svg, document_info, paper_label
 from ..units import PAPERS, Rect
 
 LINES_PER_PAGE = 42

@@ -6,8 +6,9 @@ or two and may scale it a little. `pnp calibrate` writes a two-page PDF: the fro
 at the centre and near the left and right edges, the back has a millimetre scale in x and y at
 each of the same places, numbered so that what a person reads where the front's crosshair shows
 through (hold the sheet to a light) is the correction to enter. `pnp calibrate --save NAME
---x X --y Y` writes `printers/NAME.yaml` in the project, and `pnp build --printer NAME` moves
-every backs page by that correction.
+--x X --y Y` writes `printers/NAME.yaml` in the project (pnp.project reads and writes those
+files; nothing here does), and `pnp build --printer NAME` moves every backs page by that
+correction.
 
 Profile keys: `description`, `offset_x_mm`, `offset_y_mm` (how far to move the backs, as read on
 the calibration sheet: + is right and down as the back page is seen), `scale` (1 = none: the
@@ -18,21 +19,12 @@ than the 5 mm a home layout keeps clear).
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import re
 from dataclasses import dataclass, fields, replace
-from pathlib import Path
 
-from .. import reads
-from ..load.content import load_document
-from ..findings import Findings, Location
-from ..load.schema import INVALID, bounded, suggest, validate
+from ..load.schema import bounded
 from ..units import PAPER_LABELS, PAPERS, Rect, Size
 
-PRINTERS_DIR = "printers"
-PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}")  # a file name in printers/
 CALIBRATION_REACH_MM = 10  # the back's scales read corrections up to this far either way
 CROSS_INSET_MM = 25  # the side crosshairs stand this far in from the left and right edges
 
@@ -49,42 +41,6 @@ class PrinterProfile:
     name: str = ""
 
 
-def profiles(root: Path) -> list[str]:
-    folder = root / PRINTERS_DIR
-    return [name[:-len(".yaml")] for name in reads.listing(folder) if name.endswith(".yaml")]
-
-
-def load_profile(root: Path, name: str, shown: str | None = None
-                 ) -> tuple[PrinterProfile | None, Findings]:
-    """The profile `printers/NAME.yaml`, or None with a finding saying what is wrong."""
-    findings = Findings()
-    if not PROFILE_NAME.fullmatch(name):
-        findings.error("printer-unknown", Location(PRINTERS_DIR), f"{name!r} is not a "
-                       "profile name", hint="a profile is printers/NAME.yaml, NAME made of "
-                       "letters, digits, '-', '_' and '.'")
-        return None, findings
-    path = root / PRINTERS_DIR / f"{name}.yaml"
-    shown = shown or f"{PRINTERS_DIR}/{name}.yaml"
-    if reads.kind(path) != reads.FILE:
-        known = profiles(root)
-        findings.error("printer-unknown", Location(shown),
-                       f"no printer profile '{name}'",
-                       hint=suggest(name, known) or (
-                           f"profiles: {', '.join(known)}" if known else
-                           "make one with 'pnp calibrate', then 'pnp calibrate --save NAME'"))
-        return None, findings
-    with reads.confined(root):
-        profile = validate(load_document(path, shown, findings), PrinterProfile, "",
-                           findings)
-    if profile is INVALID or findings.errors:
-        return None, findings
-    return replace(profile, name=name), findings
-
-
-class ProfileRefused(ValueError):
-    """A profile `save_profile` will not write: `pnp build --printer` would refuse it."""
-
-
 def profile_problem(profile: PrinterProfile) -> str | None:
     """Why `pnp build` would refuse this profile, in the words of its options, or None."""
     for each in fields(PrinterProfile):
@@ -97,42 +53,6 @@ def profile_problem(profile: PrinterProfile) -> str | None:
         if value < low or value > high:
             return f"{each.name} {value:g} is outside {low:g} to {high:g}"
     return None
-
-
-def save_profile(root: Path, name: str, profile: PrinterProfile) -> Path:
-    """Write printers/NAME.yaml, and read it back as `pnp build --printer NAME` will: a
-    profile it would refuse, or read differently, is not written (ProfileRefused)."""
-    problem = profile_problem(profile)
-    if problem or not PROFILE_NAME.fullmatch(name):
-        raise ProfileRefused(problem or f"{name!r} is not a profile name")
-    folder = root / PRINTERS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.yaml"
-    # Fixed-point numbers (YAML reads '1e-05' as text) and a JSON string, which is a valid
-    # YAML double-quoted scalar whatever the description holds.
-    text = (f"# Printer profile, from a reading of the pnp calibration sheet.\n"
-            f"# Used by: pnp build --printer {name}\n"
-            f"description: {json.dumps(profile.description, ensure_ascii=False)}\n"
-            f"offset_x_mm: {profile.offset_x_mm:.3f}\n"
-            f"offset_y_mm: {profile.offset_y_mm:.3f}\n"
-            f"scale: {profile.scale:.6f}\n"
-            + (f"printable_margin_mm: {profile.printable_margin_mm:.3f}\n"
-               if profile.printable_margin_mm is not None else ""))
-    tmp = folder / f".{name}.yaml.tmp"
-    tmp.write_text(text, encoding="utf-8")
-    try:
-        findings = Findings()
-        with reads.confined(root):
-            read = validate(load_document(tmp, name, findings), PrinterProfile, "", findings)
-        if read is INVALID or findings.errors:
-            raise ProfileRefused(findings.errors[0].message if findings.errors else
-                                 "it does not read back")
-        if read.description != profile.description:
-            raise ProfileRefused("its description does not read back as written")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
 
 
 def scale_from_readings(left_x_mm: float, right_x_mm: float, paper: Size) -> float:

@@ -14,15 +14,12 @@ was checked is what is printed), then:
   no network, no files and the bundled fonts only (`pnp.load.probe`). An SVG that would draw for
   minutes is stopped at the bound and refused.
 
-Nothing is ever fetched from the network. `Art.data_uri` embeds the checked bytes, or for SVG
-the PNG the bounded child drew, so the card template needs no file access at all;
-`Art.source_uri` embeds SVG art as vectors instead (it then draws in-process, as
-`assets.check_asset_bytes` allows only after the same bounded trial).
+Nothing is ever fetched from the network: `Art` holds the checked bytes, and for SVG the PNG
+the bounded child drew.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import os
 import stat
@@ -33,15 +30,11 @@ from .assets import (MAX_ASSET_BYTES, MAX_IMAGE_PIXELS, check_svg_asset, decode_
                      image_size, resolve_asset)
 from .probe import SVG_MEMORY_BYTES, SVG_SECONDS, ArtRefused, render_svg_bounded
 from ..findings import Finding, Findings, Location, Severity
+from ..units import MM_PER_INCH
 
 RASTER_DPI = 300  # SVG art is drawn at this resolution for its printed size
 MIN_ART_DPI = 150  # below this, art prints visibly soft; 300 is print quality
 ART_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp")
-MM_PER_INCH = 25.4
-
-_MIME = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
-         "svg": "image/svg+xml"}
-
 
 _DRAWN: dict[tuple, "bytes | ArtRefused"] = {}  # SVG art drawn (or refused) in this process
 
@@ -62,19 +55,6 @@ class Art:
     @property
     def ok(self) -> bool:
         return self.path is not None and not self.findings.errors
-
-    @property
-    def source_uri(self) -> str:
-        """The checked bytes as they are (SVG stays vector), as a `data:` URI."""
-        return f"data:{_MIME.get(self.kind, 'application/octet-stream')};base64," + \
-            base64.b64encode(self.data).decode("ascii")
-
-    @property
-    def data_uri(self) -> str:
-        """The art to put in an SVG `href`: the checked bytes, or the PNG drawn from SVG."""
-        if self.rendered:
-            return "data:image/png;base64," + base64.b64encode(self.rendered).decode("ascii")
-        return self.source_uri
 
 
 def effective_dpi(width_px: int, height_px: int, width_mm: float, height_mm: float,

@@ -4,12 +4,11 @@ A path in content must be relative, stay inside the game's own folder once `..` 
 are resolved, and name an ordinary file: no absolute paths, no URLs (`http:`, `file:`, `data:`),
 no `~`, no escapes. `resolve_asset` turns a bad path into a located finding.
 
-`confined_fetcher` is the cairosvg url_fetcher for SVG that draws such assets. It hands cairosvg
-`data:` URLs and files inside the game folder, and refuses everything else, network included.
-Every file it returns is checked first: SVG may not carry a DOCTYPE (entities), may not be
-gzip-compressed (a 1 MB svgz can inflate to gigabytes), must refer only to its own elements, and
-may draw at most MAX_SVG_ELEMENTS elements once every `<use>` and `url(#...)` reference is
-expanded, so a reference bomb is refused in milliseconds instead of rendering for minutes.
+`check_asset_bytes` checks every asset's bytes before anything draws them: SVG may not carry a
+DOCTYPE (entities), may not be gzip-compressed (a 1 MB svgz can inflate to gigabytes), must refer
+only to its own elements, and may draw at most MAX_SVG_ELEMENTS elements once every `<use>` and
+`url(#...)` reference is expanded, so a reference bomb is refused in milliseconds instead of
+rendering for minutes.
 Raster images are measured from their header (`image_size`, without decoding a pixel) and
 refused above MAX_IMAGE_PIXELS, also when embedded in SVG as a `data:` image. `refuse_fetch`
 is the fetcher for our own templates, which never load anything; `art.check_art` is the
@@ -22,9 +21,7 @@ import hashlib
 import io
 import re
 import struct
-from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 from .probe import svg_draw_problem
 from .. import reads
@@ -363,43 +360,8 @@ def refuse_fetch(url: str, resource_type: str) -> bytes:
                        "resources")
 
 
-def confined_fetcher(game_dir: Path) -> Callable[[str, str], bytes]:
-    """A cairosvg url_fetcher reading only `data:` URLs and checked files inside `game_dir`."""
-    root = game_dir.resolve()
-
-    def fetch(url: str, resource_type: str) -> bytes:
-        if not resource_type.startswith("image/"):
-            raise RefusedFetch(f"refused to fetch {url[:80]!r}: only images may be loaded")
-        if url.startswith("data:"):
-            data = _decoded(url)
-        else:
-            data = _read_inside(root, url)
-        problem = check_asset_bytes(data)
-        if problem:
-            raise RefusedFetch(f"refused {url[:80]!r}: it {problem}")
-        return data
-
-    return fetch
-
-
-def _read_inside(root: Path, url: str) -> bytes:
-    parsed = urlparse(url)
-    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
-        raise RefusedFetch(f"refused to fetch {url[:80]!r}: only files in the game folder")
-    if unquote(parsed.path) != parsed.path:
-        raise RefusedFetch(f"refused to fetch {url[:80]!r}: percent-encoded paths are refused")
-    path = Path(parsed.path).resolve()
-    if not path.is_relative_to(root):
-        raise RefusedFetch(f"refused to fetch {url[:80]!r}: outside the game folder")
-    if not path.is_file():
-        raise RefusedFetch(f"refused to fetch {url[:80]!r}: not an ordinary file")
-    with path.open("rb") as handle:
-        return handle.read(MAX_ASSET_BYTES + 1)
-
-
 __all__ = [
     "MAX_ASSET_BYTES", "MAX_IMAGE_PIXELS", "MAX_SVG_ELEMENTS", "RefusedFetch",
-    "check_asset_bytes", "check_svg_asset", "confined_fetcher", "decode_problem", "image_size",
-    "refuse_fetch",
+    "check_asset_bytes", "check_svg_asset", "decode_problem", "image_size", "refuse_fetch",
     "resolve_asset",
 ]

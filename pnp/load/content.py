@@ -36,7 +36,7 @@ MAX_DEPTH = 40  # nesting of lists and mappings; real content uses 4, a hostile 
 # Characters refused anywhere in a content file: C0 controls other than tab, newline and carriage
 # return, DEL, C1 controls (YAML 1.1 reads U+0085 as a line break), the Unicode line and paragraph
 # separators (also line breaks to YAML, not to editors) and the two non-characters XML refuses.
-_REFUSED_RAW = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+REFUSED_RAW = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
@@ -169,7 +169,7 @@ class FastStrictLoader(_StrictComposing, Composer, CParser, Resolver):
         self._strict_setup(stream, shown, findings)
 
 
-def _read_capped(path: Path, where: Location, findings: Findings) -> bytes | None:
+def read_capped(path: Path, where: Location, findings: Findings) -> bytes | None:
     """The bytes of a regular file of at most MAX_FILE_BYTES, or None with a finding.
 
     The size is checked on what is actually read, not on what stat() promised, so a file that
@@ -224,7 +224,7 @@ _COMPOSED_MAX = 256
 
 def load_document(path: Path, shown: str, findings: Findings) -> Document:
     """Read and compose one YAML file; every problem becomes a finding, never an exception."""
-    raw = _read_capped(path, Location(shown), findings)
+    raw = read_capped(path, Location(shown), findings)
     if raw is None:
         return Document(shown, None)
     key = (shown, hashlib.sha256(raw).digest())
@@ -251,10 +251,10 @@ def decode_text(raw: bytes, shown: str, findings: Findings, *, encoding: str = "
         findings.error("file-encoding", Location(shown, line, column),
                        f"byte 0x{raw[exc.start]:02x} is not valid UTF-8", hint=hint)
         return None
-    bad = _REFUSED_RAW.search(text)
+    bad = REFUSED_RAW.search(text)
     if bad:
         line, column = _position(text, bad.start())
-        others = len(_REFUSED_RAW.findall(text)) - 1
+        others = len(REFUSED_RAW.findall(text)) - 1
         more = f" (and {others} more in this file)" if others else ""
         findings.error("text-control-char", Location(shown, line, column),
                        f"contains {describe_char(bad.group())}{more}",
@@ -418,6 +418,7 @@ def _quote_before(text: str, mark) -> yaml.ScalarToken | None:
 
 
 __all__ = [
-    "MAX_DEPTH", "MAX_FILE_BYTES", "Document", "MappingNode", "RefusedYAML", "ScalarNode",
-    "SequenceNode", "StrictLoader", "describe_char", "load_document", "location_of", "printable",
+    "MAX_DEPTH", "MAX_FILE_BYTES", "REFUSED_RAW", "Document", "MappingNode", "RefusedYAML",
+    "ScalarNode", "SequenceNode", "StrictLoader", "describe_char", "load_document", "location_of",
+    "printable", "read_capped",
 ]

@@ -17,7 +17,7 @@ from pathlib import Path
 from yaml.error import Mark
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .content import Document, _read_capped, decode_text, printable
+from .content import Document, decode_text, printable, read_capped
 from ..findings import Findings, Location
 
 _STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
@@ -43,7 +43,7 @@ def _mark(shown: str, line: int, column: int, sheet: str = "") -> Mark:
 def load_csv(path: Path, shown: str, findings: Findings) -> Document:
     """Read a UTF-8 CSV file with a header row; every problem is a finding, never an exception."""
     where = Location(shown)
-    raw = _read_capped(path, where, findings)
+    raw = read_capped(path, where, findings)
     if raw is None:
         return Document(shown, None)
     # A spreadsheet may start the file with a byte-order mark; it is not part of the header.

@@ -27,7 +27,7 @@ from .content import location_of, printable
 from ..findings import Findings, Location
 from .schema import (INVALID, Colour, IconName, Image, RawNode, Validator, Where, bounded,
                      located, suggest)
-from ..units import CARD_SIZES, Size, SizeError, parse_size
+from ..units import CARD_SIZES, DEFAULT_BLEED_MM, Size, SizeError, parse_size
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")  # table, deck and field names: usable in expressions
 SHEET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # what `--sheets` takes and file names carry
@@ -105,7 +105,7 @@ class TableSpec:
 
 @dataclass(frozen=True)
 class TuckBoxSpec:
-    """A tuck box for a deck: made from the deck's card size and count (pnp/layout/tuckbox.py)."""
+    """A tuck box for a deck: made from the deck's card size and count (pnp/layout/dieline.py)."""
 
     title: str = ""  # printed on the lid and the sides; the deck's title when left out
     card_thickness_mm: float = bounded(0.3, min=0.05, max=2)  # one card, sleeved or not
@@ -129,7 +129,7 @@ class DeckSpec:
     key: str = "name"  # the field a `ref` to this deck names
     label: str = ""  # how findings and the proof name an item: 'card "{{ title }}"'
     shape: Literal["rect", "round"] = "rect"  # round pieces: templates and marks may use it
-    bleed_mm: float = bounded(3.175, min=0, max=10)  # drawing past the trim, for layouts with bleed
+    bleed_mm: float = bounded(DEFAULT_BLEED_MM, min=0, max=10)  # drawing past the trim, for layouts with bleed
     safe_mm: float = bounded(3, min=0, max=20)  # how far text keeps inside the trim
     stock: Literal["card", "paper"] = "card"  # what `pnp plan` prints it on, with the like
     corner_radius_mm: float = bounded(0, min=0, max=20)  # rounded corners: cut files, the proof

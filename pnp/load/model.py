@@ -19,7 +19,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .. import reads
 from ..fonts import BUNDLED
-from .fonts import check_icon_letters, read_fonts
+from .own_fonts import check_icon_letters, read_fonts
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
 from .content import Document, load_document, location_of, printable
 from .csvdata import load_csv
@@ -44,7 +44,7 @@ MAX_ITEMS = DEFAULT_ITEMS  # the default; each deck asks max_items() (pnp.load.l
 class Component:
     """A deck, board or page the manifest declares, checked: its kind, its size (None for a
     page, which takes the paper's) and its data (a deck's items, a board's or page's table).
-    The pipeline makes the printable sheets from these (pnp.sheets)."""
+    The pipeline makes the printable sheets from these (pnp.compose)."""
 
     kind: str  # "deck", "board" or "page"
     name: str
@@ -64,7 +64,7 @@ class Withheld(Exception):
 
 class Game:
     """A game's validated data: `info` (the manifest), each table and deck by name, and its
-    sheets as components (no drawing: pnp.sheets makes the printable sheets from them).
+    sheets as components (no drawing: pnp.compose makes the printable sheets from them).
     Attribute access reads the parts, so rules and templates write `game.events`.
 
     A game with errors that still has valid tables and decks is `complete=False`: it is not
@@ -80,7 +80,7 @@ class Game:
         self.sheets: dict[str, Component] = {}
         self.icons: dict[str, dict] = {}  # what `{name}` draws (pnp.load.icons)
         self.language = ""  # the edition's language when it is not the data's own
-        self.fonts = BUNDLED  # with the game's own fonts once they are read (pnp.load.fonts)
+        self.fonts = BUNDLED  # with the game's own fonts once they are read (pnp.load.own_fonts)
 
     def __getattr__(self, name: str) -> Any:
         parts = self.__dict__.get("parts", {})

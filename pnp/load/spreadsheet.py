@@ -19,7 +19,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from .content import _REFUSED_RAW, Document, _read_capped, describe_char, printable
+from .content import REFUSED_RAW, Document, describe_char, printable, read_capped
 from .csvdata import table_document
 from ..findings import Findings, Location
 
@@ -35,7 +35,7 @@ def load_spreadsheet(path: Path, shown: str, findings: Findings, sheet: str,
     """Read one sheet of the workbook at `path` (`sheet`, or the first one when empty); every
     problem is a finding, never an exception. `sheet_where` is where the manifest names the
     sheet, for a finding about a sheet that is not there."""
-    raw = _read_capped(path, Location(shown), findings)
+    raw = read_capped(path, Location(shown), findings)
     if raw is None:
         return Document(shown, None)
     try:
@@ -140,7 +140,7 @@ def _cell_text(value: Any, kind: str, where: Location, findings: Findings) -> st
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     text = str(value)  # text, or a duration
-    bad = _REFUSED_RAW.search(text)
+    bad = REFUSED_RAW.search(text)
     if bad:
         findings.error("text-control-char", where, f"contains {describe_char(bad.group())}",
                        hint="remove it; it cannot be printed")

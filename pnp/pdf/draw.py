@@ -11,10 +11,8 @@ becomes PDF's y-up.
 from __future__ import annotations
 
 import functools
-import io
 import math
 import re
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -302,23 +300,3 @@ def render_png(svg: str, dpi: float, width_px: int | None = None,
     use_bundled_fonts()
     return PNGSurface.convert(bytestring=svg.encode("utf-8"), dpi=dpi, url_fetcher=refuse_fetch,
                               output_width=width_px, output_height=height_px)
-
-
-def render_image(svg: str, dpi: float, width_px: int | None = None,
-                 height_px: int | None = None):
-    """As `render_png`, but the drawn pixels themselves: a Pillow RGBA image, for callers that
-    read them or encode them their own way (cairo's PNG encoder takes as long as the drawing)."""
-    from cairosvg.parser import Tree
-    from cairosvg.surface import PNGSurface
-    from PIL import Image
-
-    if sys.byteorder != "little":
-        return Image.open(io.BytesIO(render_png(svg, dpi, width_px, height_px))).convert("RGBA")
-    use_bundled_fonts()
-    tree = Tree(bytestring=svg.encode("utf-8"), url_fetcher=refuse_fetch)
-    surface = PNGSurface(tree, None, dpi, output_width=width_px, output_height=height_px).cairo
-    surface.flush()
-    size = (surface.get_width(), surface.get_height())
-    # cairo's ARGB32 is premultiplied and native-endian: B, G, R, A in memory here.
-    return Image.frombuffer("RGBA", size, bytes(surface.get_data()), "raw", "BGRa",
-                            surface.get_stride(), 1)

@@ -4,7 +4,7 @@ A face is drawn for an image exactly as it is drawn into a PDF (`draw.draw_svg`:
 cairosvg elements, the same one-call text, the same unhinted glyph advances), onto a cairo
 image surface whose device scale maps the face's points onto the pixels asked for, so an
 exported PNG shows the face the PDFs print, glyph for glyph. cairosvg's own PNG route
-(`draw.render_image`) draws text one glyph at a time, about half of its time on Downturn's
+(`draw.render_png`) draws text one glyph at a time, about half of its time on Downturn's
 faces; this route takes 0.55-0.66 x its CPU for the same faces. A face whose root does not
 give its size in mm (which `draw_svg` needs to place it) takes cairosvg's route.
 

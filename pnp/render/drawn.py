@@ -1,31 +1,40 @@
-"""Drawn: a rendered SVG in; what it paints out, each mark with its box in millimetres.
+"""Drawn: a rendered SVG in; what it paints, each mark with its box in millimetres, and what
+the checks cannot read, each with its line, out.
 
 The print-safety checks (pnp.render.safety, and the sheets' page checks) ask what a face or a
 page prints and where: every text run with the size it is drawn at and the box its glyphs
-take, every shape with its box and its paint. This reads the SVG the way the PDF stage will
-draw it (transforms composed, viewBox scaled to the declared size, paint inherited from
-groups) but draws nothing: boxes are measured with the game's fonts' advance widths, shapes
-by their coordinates (a curve by its control points, which encloses it). Each mark keeps the
-line of the rendered SVG it came from, so a finding can name the template line that wrote it.
+take, every shape with its box and its paint. This reads the SVG as cairosvg, which draws the
+PDF, reads it (pnp.render.svgtree: `style=` folded into the properties, properties inherited,
+lengths in any unit), and follows what it draws: transforms composed, the root's viewBox scaled
+to its declared size, `<use>` drawing the element it names (in `<defs>` or not; a `<symbol>` or
+nested `<svg>` as a viewport), `<defs>`, `<symbol>` and other resources not drawn where they
+stand, a `<tspan>` measured in its own font and size where the text's cursor has got to, a
+clip-path cutting what it holds to its shapes' box. It draws nothing: boxes are measured with
+the game's fonts' advance widths, shapes by their coordinates (a curve by its control points,
+which encloses it); masks and filters are not applied.
+
+What it cannot read as cairosvg draws it is not guessed at: each becomes an `Unread` at its line
+(CSS in a `<style>` element, the `font` shorthand, a `<use>` of another file, text on a path,
+rotated glyphs, markers, conditional processing, a clip path in objectBoundingBox units, more
+references than MAX_REFERENCED). Each
+mark keeps the line of the rendered SVG it came from (for an element drawn through `<use>`,
+the line of that `<use>`), so a finding can name the template line that wrote it.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from xml.parsers import expat
 
 from ..fonts import BUNDLED, FontTable, face_metrics, metrics
+from ..units import mm_to_pt
+from .svgtext import Cursor, baseline_rise, text_runs
+from .svgtree import (IDENTITY, Box, Element, Tree, Unparsed, box_of, cascade, cut,
+                      length_mm, multiply, numbers, parse_transform, parse_tree, path_points,
+                      scale_of, size, sizes, viewport)
 
-MM_PER_PT = 25.4 / 72
-_UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "pc": 25.4 / 6,
-             "px": 25.4 / 96, "": 25.4 / 96}
-_LENGTH = re.compile(r"\s*(-?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*")
-_NUMBER = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
-_PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|" + _NUMBER.pattern)
 # What roles a template gives text that is not rules-bearing (data-role on the element or a
 # group around it): credit lines and version stamps may print smaller (pnp.render.safety).
 SMALL_ROLES = ("credit", "stamp")
@@ -34,8 +43,27 @@ STAMP_CLASS = "pnp-stamp"
 # this high above the baseline in the bundled faces; descenders are left out, as they seldom
 # carry meaning and often hang over a band on purpose.
 CAP_HEIGHT = 0.72
+DEFAULT_FONT_SIZE = 16.0  # cairosvg's 12pt, in user units
+# Elements drawn through <use> that are read before the rest is left unread: cairosvg stops at
+# 100,000; a face that reaches this many is a reference bomb, not a card.
+MAX_REFERENCED = 20_000
 
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, y down
+# Resources and containers cairosvg never draws where they stand (cairosvg.surface: defs and
+# INVISIBLE_TAGS), and elements that hold no drawing.
+_NOT_DRAWN = frozenset(("defs", "clipPath", "filter", "linearGradient", "marker", "mask",
+                        "pattern", "radialGradient", "symbol", "style", "title", "desc",
+                        "metadata", "script"))
+_SHAPES = frozenset(("rect", "circle", "ellipse", "line", "polyline", "polygon", "path",
+                     "image"))
+_TEXTS = frozenset(("text", "tspan", "a"))
+_CONDITIONS = ("requiredFeatures", "requiredExtensions", "systemLanguage")
+# Properties that need a closer look: conditions, hiding, what is refused.
+_RARE = frozenset(_CONDITIONS + ("display", "opacity", "transform-origin", "font"))
+_CLIP_URL = re.compile(r"url\(\s*[\"']?#([^)\"']*)[\"']?\s*\)")
+_MARKERS = frozenset(("marker-start", "marker-mid", "marker-end", "marker"))
+# Which of the viewport's sides a percentage of a shape's length is of (else its diagonal).
+_AXIS = {"x": 0, "cx": 0, "x1": 0, "x2": 0, "width": 0, "rx": 0,
+         "y": 1, "cy": 1, "y1": 1, "y2": 1, "height": 1, "ry": 1}
 
 
 @dataclass(frozen=True)
@@ -44,7 +72,7 @@ class Mark:
 
     kind: str  # text, rect, circle, ellipse, line, polyline, polygon, path, image
     box: Box  # what it covers on the face or page, mm (a stroke's half width included)
-    line: int  # the rendered SVG's line the element starts on
+    line: int  # the rendered SVG's line the element starts on (or its <use>'s)
     fill: str = ""  # the colour it is filled with ("" when none)
     stroke: str = ""  # the colour it is outlined with ("" when none)
     text: str = ""
@@ -58,157 +86,33 @@ class Mark:
     style: str = ""
 
 
-def _length_mm(value: str | None) -> float | None:
-    match = _LENGTH.fullmatch(value or "")
-    if not match or match.group(2) not in _UNITS_MM:
-        return None
-    return float(match.group(1)) * _UNITS_MM[match.group(2)]
+@dataclass(frozen=True)
+class Unread:
+    """Something the drawing does that the checks cannot read: where, and what."""
+
+    line: int
+    what: str  # completes "the checks cannot read ..."
 
 
-def _multiply(a: tuple, b: tuple) -> tuple:
-    """The affine matrix a x b (b applied first), as SVG's (a, b, c, d, e, f)."""
-    a0, a1, a2, a3, a4, a5 = a
-    b0, b1, b2, b3, b4, b5 = b
-    return (a0 * b0 + a2 * b1, a1 * b0 + a3 * b1, a0 * b2 + a2 * b3, a1 * b2 + a3 * b3,
-            a0 * b4 + a2 * b5 + a4, a1 * b4 + a3 * b5 + a5)
+@dataclass(frozen=True)
+class Drawing:
+    marks: tuple[Mark, ...]
+    unread: tuple[Unread, ...]
 
 
-IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+@dataclass(frozen=True)
+class _At:
+    """Where an element is drawn: its parent's properties, the matrix to mm, the font size
+    and viewport in user units, the <use> that drew it (its line, 0 for none), the ids
+    that <use> has followed to get here, and the box (mm) a clip-path keeps it within."""
 
-
-def parse_transform(text: str) -> tuple:
-    matrix = IDENTITY
-    for name, args in _TRANSFORM.findall(text or ""):
-        v = [float(n) for n in _NUMBER.findall(args)]
-        if name == "matrix" and len(v) == 6:
-            step = tuple(v)
-        elif name == "translate" and v:
-            step = (1, 0, 0, 1, v[0], v[1] if len(v) > 1 else 0)
-        elif name == "scale" and v:
-            step = (v[0], 0, 0, v[1] if len(v) > 1 else v[0], 0, 0)
-        elif name == "rotate" and v:
-            r = math.radians(v[0])
-            step = (math.cos(r), math.sin(r), -math.sin(r), math.cos(r), 0, 0)
-            if len(v) == 3:
-                step = _multiply(_multiply((1, 0, 0, 1, v[1], v[2]), step),
-                                 (1, 0, 0, 1, -v[1], -v[2]))
-        elif name == "skewX" and v:
-            step = (1, 0, math.tan(math.radians(v[0])), 1, 0, 0)
-        elif name == "skewY" and v:
-            step = (1, math.tan(math.radians(v[0])), 0, 1, 0, 0)
-        else:
-            continue
-        matrix = _multiply(matrix, step)
-    return matrix
-
-
-def _apply(m: tuple, x: float, y: float) -> tuple[float, float]:
-    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
-
-
-def _box_of(m: tuple, points) -> Box:
-    moved = [_apply(m, x, y) for x, y in points]
-    xs, ys = [p[0] for p in moved], [p[1] for p in moved]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _scale(m: tuple) -> float:
-    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
-
-
-def _num(attributes: dict, name: str, default: float = 0.0) -> float:
-    value = attributes.get(name)
-    if value is None:
-        return default
-    found = _NUMBER.match(value.strip())
-    return float(found.group()) if found else default
-
-
-def _path_points(d: str) -> list[tuple[float, float]]:
-    """The end and control points of a path's segments (they enclose the curve)."""
-    tokens = _PATH_TOKEN.findall(d or "")
-    points: list[tuple[float, float]] = []
-    x = y = start_x = start_y = 0.0
-    command = ""
-    i = 0
-    counts = {"M": 2, "L": 2, "T": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "A": 7, "Z": 0}
-
-    def numbers(n: int) -> list[float] | None:
-        nonlocal i
-        if i + n > len(tokens) or any(t.isalpha() for t in tokens[i:i + n]):
-            return None
-        values = [float(t) for t in tokens[i:i + n]]
-        i += n
-        return values
-
-    while i < len(tokens):
-        if tokens[i].isalpha():
-            command = tokens[i]
-            i += 1
-            if command in "Zz":
-                x, y = start_x, start_y
-                continue
-        if not command:
-            break
-        upper, relative = command.upper(), command.islower()
-        values = numbers(counts[upper])
-        if values is None:
-            break
-        ox, oy = (x, y) if relative else (0.0, 0.0)
-        if upper == "H":
-            x = values[0] + (x if relative else 0)
-        elif upper == "V":
-            y = values[0] + (y if relative else 0)
-        elif upper == "A":
-            ex, ey = values[5] + ox, values[6] + oy
-            points += _arc_points(x, y, values, ex, ey)
-            x, y = ex, ey
-        else:
-            pairs = [(values[k] + ox, values[k + 1] + oy) for k in range(0, len(values), 2)]
-            points += pairs[:-1]
-            x, y = pairs[-1]
-        points.append((x, y))
-        if upper == "M":
-            start_x, start_y = x, y
-            command = "l" if relative else "L"  # later pairs are lines
-    return points
-
-
-def _arc_points(x1: float, y1: float, values: list[float], x2: float, y2: float
-                ) -> list[tuple[float, float]]:
-    """Points along an SVG arc from (x1, y1) to (x2, y2) (SVG's endpoint to centre
-    conversion, implementation notes F.6.5), close enough apart to give its box."""
-    rx, ry, angle, large, sweep = abs(values[0]), abs(values[1]), values[2], values[3], values[4]
-    if rx == 0 or ry == 0 or (x1, y1) == (x2, y2):
-        return [(x2, y2)]
-    phi = math.radians(angle)
-    cos, sin = math.cos(phi), math.sin(phi)
-    dx, dy = (x1 - x2) / 2, (y1 - y2) / 2
-    xp, yp = cos * dx + sin * dy, -sin * dx + cos * dy
-    grow = (xp / rx) ** 2 + (yp / ry) ** 2
-    if grow > 1:
-        rx, ry = rx * math.sqrt(grow), ry * math.sqrt(grow)
-    num = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp
-    den = rx * rx * yp * yp + ry * ry * xp * xp
-    factor = math.sqrt(max(num, 0) / den) if den else 0.0
-    if bool(large) == bool(sweep):
-        factor = -factor
-    cxp, cyp = factor * rx * yp / ry, -factor * ry * xp / rx
-    cx = cos * cxp - sin * cyp + (x1 + x2) / 2
-    cy = sin * cxp + cos * cyp + (y1 + y2) / 2
-    start = math.atan2((yp - cyp) / ry, (xp - cxp) / rx)
-    end = math.atan2((-yp - cyp) / ry, (-xp - cxp) / rx)
-    span = end - start
-    if sweep and span < 0:
-        span += 2 * math.pi
-    elif not sweep and span > 0:
-        span -= 2 * math.pi
-    points = []
-    for k in range(1, 17):
-        t = start + span * k / 16
-        ux, uy = rx * math.cos(t), ry * math.sin(t)
-        points.append((cos * ux - sin * uy + cx, sin * ux + cos * uy + cy))
-    return points
+    props: dict
+    m: tuple
+    font_size: float
+    view: tuple[float, float]
+    line: int = 0
+    used: tuple[str, ...] = ()
+    clip: Box | None = None
 
 
 def _paint(value: str | None) -> str:
@@ -227,134 +131,340 @@ def _text_metrics(fonts: FontTable, family: str, weight: str, style: str):
     return face_metrics(face, fonts) if face is not None else metrics("body", fonts)
 
 
-@lru_cache(maxsize=4096)
-def marks_of(svg: str, fonts: FontTable = BUNDLED) -> tuple[Mark, ...]:
-    """Everything `svg` paints, in drawing order, in mm from its root's top-left corner,
-    text measured with `fonts`. An SVG that does not parse paints nothing here (the
-    renderer reports it)."""
-    parser = expat.ParserCreate()
-    found: list[Mark] = []
-    # Each open element's state: matrix, inherited attributes, and text gathered (for text).
-    stack: list[dict] = []
-    texts: list[dict] = []
+def _opacity(props: dict, name: str) -> float:
+    try:
+        return float(props.get(name, 1))
+    except ValueError:
+        return 1.0
 
-    def start(name: str, attributes: dict[str, str]) -> None:
-        parent = stack[-1] if stack else {"m": IDENTITY, "fill": "#000000", "stroke": "",
-                                          "stroke-width": "1", "font-size": "16",
-                                          "font-family": "", "font-weight": "normal",
-                                          "font-style": "normal",
-                                          "text-anchor": "start", "letter-spacing": "0",
-                                          "role": "", "fitted": False, "hidden": False}
-        state = dict(parent)
-        matrix = parent["m"]
-        if not stack and name == "svg":
-            width, height = _length_mm(attributes.get("width")), _length_mm(attributes.get("height"))
-            box = [float(v) for v in _NUMBER.findall(attributes.get("viewBox", ""))]
-            if width and height and len(box) == 4 and box[2] and box[3]:
-                matrix = _multiply((width / box[2], 0, 0, height / box[3], 0, 0),
-                                   (1, 0, 0, 1, -box[0], -box[1]))
-        if "transform" in attributes:
-            matrix = _multiply(matrix, parse_transform(attributes["transform"]))
-        state["m"] = matrix
-        for key in ("fill", "stroke", "stroke-width", "font-size", "font-family", "font-weight",
-                    "font-style", "text-anchor", "letter-spacing"):
-            if key in attributes:
-                state[key] = attributes[key]
-        if attributes.get("data-role"):
-            state["role"] = attributes["data-role"]
-        if STAMP_CLASS in attributes.get("class", "").split():
-            state["role"] = "stamp"
-        if attributes.get("data-fit"):
-            state["fitted"] = True
-        if attributes.get("opacity") in ("0", "0.0") or attributes.get("display") == "none" \
-                or name in ("defs", "clipPath", "mask", "symbol", "pattern"):
-            state["hidden"] = True
-        state["line"] = parser.CurrentLineNumber
-        state["name"] = name
-        stack.append(state)
-        if name == "text":
-            texts.append({"attributes": attributes, "chars": []})
-        elif not state["hidden"]:
-            _shape(name, attributes, state)
 
-    def _shape(name: str, a: dict, state: dict) -> None:
-        m = state["m"]
+class _Reader:
+    """One walk over a parsed SVG, in cairosvg's drawing order."""
+
+    def __init__(self, tree: Tree, fonts: FontTable):
+        self.tree, self.fonts = tree, fonts
+        self.marks: list[Mark] = []
+        self.unread: list[Unread] = []
+        self.referenced = 0
+        self.cursor = Cursor()
+
+    def refuse(self, line: int, what: str) -> None:
+        if not any(u.line == line and u.what == what for u in self.unread):
+            self.unread.append(Unread(line, what))
+
+    def read_root(self) -> None:
+        root = self.tree.root
+        props = cascade(None, root)
+        box = numbers(props.get("viewBox", ""))
+        width, height = length_mm(root.attributes.get("width")), \
+            length_mm(root.attributes.get("height"))
+        m = IDENTITY
+        view = (box[2], box[3]) if len(box) == 4 else (width or 0.0, height or 0.0)
+        if width and height and len(box) == 4 and box[2] and box[3]:
+            sx, sy, tx, ty = viewport(width, height, box, props.get("preserveAspectRatio"))
+            m = multiply((sx, 0, 0, sy, 0, 0), (1, 0, 0, 1, tx - box[0], ty - box[1]))
+        if "transform" in props:
+            m = multiply(m, parse_transform(props["transform"]))
+        at = _At(props, m, self.font_size(props, DEFAULT_FONT_SIZE, view), view)
+        self.children(root, at)
+
+    def font_size(self, props: dict, parent: float, view: tuple[float, float]) -> float:
+        value = props.get("font-size")
+        if value is None:
+            return DEFAULT_FONT_SIZE
+        return size(value, parent, math.hypot(*view) / math.sqrt(2))
+
+    def children(self, element: Element, at: _At) -> None:
+        for child in element.children:
+            self.draw(child, at)
+
+    def enter(self, element: Element, at: _At) -> _At | None:
+        """The context `element` is drawn in, or None when cairosvg draws nothing of it."""
+        props = cascade(at.props, element)
+        if not _RARE.isdisjoint(props):
+            line = at.line or element.line
+            for name in _CONDITIONS:
+                if name in element.attributes:
+                    self.refuse(line, f"a {name} condition (which cairosvg may draw or not)")
+                    return None
+            if props.get("display") == "none" or _opacity(props, "opacity") <= 0:
+                return None
+            if "transform-origin" in props:
+                self.refuse(line, "a transform-origin")
+            if "font" in props:
+                self.refuse(line, "the font shorthand (write font-size, font-family, "
+                            "font-weight apart)")
+        if element.tag != "svg":
+            for name in ("width", "height"):
+                if name in element.attributes and size(props[name], at.font_size) == 0:
+                    return None
+        m = at.m
+        if "transform" in props:
+            m = multiply(m, parse_transform(props["transform"]))
+        font_size = self.font_size(props, at.font_size, at.view)
+        inner = _At(props, m, font_size, at.view, at.line, at.used, at.clip)
+        if "clip-path" in props and _paint(props["clip-path"]):
+            inner = self.clipped(element, inner)
+        return inner
+
+    def clipped(self, element: Element, at: _At) -> _At:
+        """The context of an element cut by a clip-path: what it draws is kept within the
+        box of the clipPath's shapes (drawn in the element's own coordinates, as cairosvg
+        draws them)."""
+        line = at.line or element.line
+        wanted = _CLIP_URL.fullmatch(at.props["clip-path"].strip())
+        target = self.tree.ids.get(wanted.group(1)) if wanted else None
+        if target is None or target.tag != "clipPath":
+            return at  # cairosvg clips nothing
+        if target.attributes.get("clipPathUnits") == "objectBoundingBox":
+            self.refuse(line, "a clip-path in objectBoundingBox units")
+            return at
+        shapes = _Reader(self.tree, self.fonts)
+        shapes.referenced = self.referenced
+        painted = {k: v for k, v in at.props.items() if k not in ("clip-path", "fill")}
+        shapes.draw(replace(target, tag="g"), replace(at, props=painted, line=line,
+                                                       clip=None))
+        self.referenced = shapes.referenced
+        boxes = [mark.box for mark in shapes.marks]
+        box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+               max(b[3] for b in boxes)) if boxes else (0.0, 0.0, 0.0, 0.0)
+        return replace(at, clip=cut(box, at.clip) if at.clip else box)
+
+    def draw(self, element: Element, at: _At) -> None:
+        tag = element.tag
+        if tag == "style":
+            if element.text.strip():
+                self.refuse(at.line or element.line, "CSS in a <style> element")
+            return
+        if tag in _NOT_DRAWN:
+            return
+        inner = self.enter(element, at)
+        if inner is None:
+            return
+        line = at.line or element.line
+        if tag == "switch":
+            self.refuse(line, "a <switch> (which cairosvg draws one child of)")
+            return
+        if tag == "use":
+            self.use(element, inner)
+        elif tag == "svg":
+            self.children(element, self.nested(element, inner, 0.0, 0.0))
+        elif tag in _TEXTS:
+            self.text(element, inner)
+        else:
+            if tag in _SHAPES:
+                self.shape(element, inner)
+            self.children(element, inner)
+
+    def nested(self, element: Element, at: _At, x: float, y: float,
+               width: str | None = None, height: str | None = None) -> _At:
+        """The context inside a nested <svg> (or a used <symbol>): its viewport at (x, y)."""
+        props = at.props
+        x += size(props.get("x"), at.font_size, at.view[0])
+        y += size(props.get("y"), at.font_size, at.view[1])
+        w = size(width or props.get("width", "100%"), at.font_size, at.view[0])
+        h = size(height or props.get("height", "100%"), at.font_size, at.view[1])
+        box = numbers(props.get("viewBox", ""))
+        if len(box) == 4:
+            w, h = w or box[2], h or box[3]
+        sx, sy, tx, ty = viewport(w, h, box if len(box) == 4 else [0, 0, w, h],
+                                  props.get("preserveAspectRatio"))
+        vx, vy = (box[0], box[1]) if len(box) == 4 else (0.0, 0.0)
+        m = multiply(at.m, (1, 0, 0, 1, x - vx * sx, y - vy * sy))
+        m = multiply(m, (sx, 0, 0, sy, 0, 0))
+        m = multiply(m, (1, 0, 0, 1, tx, ty))
+        view = (w / sx if sx else w, h / sy if sy else h)
+        return replace(at, m=m, view=view)
+
+    def use(self, element: Element, at: _At) -> None:
+        """What a <use> draws: the element it names, moved by its x and y, taking its
+        properties from the <use> (cairosvg.defs.use)."""
+        line = at.line or element.line
+        href = element.attributes.get("xlink:href", element.attributes.get("href", ""))
+        if not href.startswith("#"):
+            if href:
+                self.refuse(line, f"a <use> of '{href[:60]}' (only '#id' in the same face)")
+            return
+        target = self.tree.ids.get(href[1:])
+        if target is None or href[1:] in at.used:
+            return  # cairosvg draws nothing; a loop is refused (pnp.render.svgcheck)
+        self.referenced += 1
+        if self.referenced > MAX_REFERENCED:
+            self.refuse(line, f"more than {MAX_REFERENCED:,} elements drawn through <use>")
+            return
+        x = size(at.props.get("x"), at.font_size, at.view[0])
+        y = size(at.props.get("y"), at.font_size, at.view[1])
+        moved = replace(at, m=multiply(at.m, (1, 0, 0, 1, x, y)), line=line,
+                        used=at.used + (href[1:],))
+        if target.tag in ("svg", "symbol"):
+            inner = self.enter(replace(target, tag="svg"), moved)
+            if inner is not None:
+                both = "width" in element.attributes and "height" in element.attributes
+                self.children(target, self.nested(
+                    target, inner, 0.0, 0.0, at.props.get("width") if both else None,
+                    at.props.get("height") if both else None))
+        else:
+            self.draw(target, moved)
+
+    def shape(self, element: Element, at: _At) -> None:
+        name, a, m = element.tag, at.props, at.m
         if name == "rect":
-            x, y, w, h = _num(a, "x"), _num(a, "y"), _num(a, "width"), _num(a, "height")
+            x, y, w, h = (self.length(at, k) for k in ("x", "y", "width", "height"))
             points = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)]
         elif name == "circle":
-            cx, cy, r = _num(a, "cx"), _num(a, "cy"), _num(a, "r")
+            cx, cy, r = (self.length(at, k) for k in ("cx", "cy", "r"))
             points = [(cx - r, cy - r), (cx + r, cy - r), (cx - r, cy + r), (cx + r, cy + r)]
         elif name == "ellipse":
-            cx, cy, rx, ry = _num(a, "cx"), _num(a, "cy"), _num(a, "rx"), _num(a, "ry")
+            cx, cy, rx, ry = (self.length(at, k) for k in ("cx", "cy", "rx", "ry"))
             points = [(cx - rx, cy - ry), (cx + rx, cy - ry), (cx - rx, cy + ry),
                       (cx + rx, cy + ry)]
         elif name == "line":
-            points = [(_num(a, "x1"), _num(a, "y1")), (_num(a, "x2"), _num(a, "y2"))]
+            points = [(self.length(at, "x1"), self.length(at, "y1")),
+                      (self.length(at, "x2"), self.length(at, "y2"))]
         elif name in ("polyline", "polygon"):
-            values = [float(n) for n in _NUMBER.findall(a.get("points", ""))]
+            values = numbers(a.get("points", ""))
             points = list(zip(values[0::2], values[1::2]))
         elif name == "path":
-            points = _path_points(a.get("d", ""))
-        elif name == "image":
-            x, y, w, h = _num(a, "x"), _num(a, "y"), _num(a, "width"), _num(a, "height")
+            points = path_points(a.get("d", ""))
+        else:  # image
+            x, y, w, h = (self.length(at, k) for k in ("x", "y", "width", "height"))
             points = [(x, y), (x + w, y + h)]
-        else:
+        if not points or a.get("visibility") in ("hidden", "collapse"):
             return
-        if not points:
-            return
-        fill = "" if name == "line" else _paint(state["fill"])
-        stroke = _paint(state["stroke"])
+        line = at.line or element.line
+        if name != "image" and not _MARKERS.isdisjoint(a) and \
+                any(_paint(a.get(k)) for k in _MARKERS):
+            self.refuse(line, "markers (marker-start, marker-mid, marker-end)")
+        fill = "" if name == "line" or _opacity(a, "fill-opacity") <= 0 else \
+            _paint(a.get("fill", "#000000"))
+        stroke = "" if _opacity(a, "stroke-opacity") <= 0 else _paint(a.get("stroke"))
         if name == "image":
             fill = "image"
         if not fill and not stroke:
             return
-        half = _num(state, "stroke-width", 1.0) / 2 if stroke else 0.0
-        x0, y0, x1, y1 = _box_of(m, points)
-        grow = half * _scale(m)
-        found.append(Mark(name, (x0 - grow, y0 - grow, x1 + grow, y1 + grow), state["line"],
-                          fill, stroke, role=state["role"], order=len(found)))
+        half = size(a.get("stroke-width", "1"), at.font_size,
+                    math.hypot(*at.view) / math.sqrt(2)) / 2 if stroke else 0.0
+        x0, y0, x1, y1 = box_of(m, points)
+        grow = half * scale_of(m)
+        box = (x0 - grow, y0 - grow, x1 + grow, y1 + grow)
+        if at.clip:
+            box = cut(box, at.clip)
+            if box is None:
+                return
+        self.marks.append(Mark(name, box, line,
+                               fill, stroke, role=_role(a), order=len(self.marks)))
 
-    def end(name: str) -> None:
-        state = stack.pop()
-        if name != "text" or not texts:
-            return
-        gathered = texts.pop()
-        text = " ".join("".join(gathered["chars"]).split())
-        if not text or state["hidden"]:
-            return
-        a, m = gathered["attributes"], state["m"]
-        fill = _paint(state["fill"])
-        if not fill:
-            return
-        size = _num(state, "font-size", 16.0)
-        font = _text_metrics(fonts, state["font-family"], state["font-weight"],
-                             state["font-style"])
-        spacing = _num(state, "letter-spacing", 0.0)
-        width = font.width_mm(text, size / MM_PER_PT) + spacing * max(len(text) - 1, 0)
-        x, y = _num(a, "x"), _num(a, "y")
-        left = {"middle": x - width / 2, "end": x - width}.get(state["text-anchor"], x)
-        outline = _box_of(m, [(left, y - font.ascent * size), (left + width, y +
-                                                                 font.descent * size)])
-        ink = _box_of(m, [(left, y - CAP_HEIGHT * size), (left + width, y)])
-        printed_mm = size * _scale(m)
-        found.append(Mark("text", outline, state["line"], fill, "", text,
-                          printed_mm / MM_PER_PT, ink, state["role"], state["fitted"],
-                          len(found), state["font-family"], state["font-weight"],
-                          state["font-style"]))
+    def length(self, at: _At, name: str) -> float:
+        value = at.props.get(name)
+        if value is None:
+            return 0.0
+        axis = _AXIS.get(name)
+        reference = at.view[axis] if axis is not None else math.hypot(*at.view) / math.sqrt(2)
+        return size(value, at.font_size, reference)
 
-    def characters(data: str) -> None:
-        if texts:
-            texts[-1]["chars"].append(data)
+    def text(self, element: Element, at: _At) -> None:
+        """A <text> (or <a>) and what it holds, chunk by chunk, as cairosvg draws it: its own
+        words, then each child's, then the words after that child, each in its own font and
+        size from where the cursor has got to (cairosvg.parser.Node.text_children,
+        cairosvg.text.text)."""
+        preserve = at.props.get("xml:space") == "preserve"
+        own, children, _ = text_runs(element, preserve, True, True)
+        self.cursor = Cursor()
+        self.chunk(element, at, own)
+        self.chunks(element, children, at)
+        self.cursor = Cursor()
 
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = characters
+    def chunks(self, parent: Element, children: list, at: _At) -> None:
+        for child, words, inner_children in children:
+            if child is None:  # the words after a child: drawn in the parent's properties
+                anonymous = Element("tspan", {}, parent.line)
+                inner = self.enter(anonymous, at)
+                if inner is not None:
+                    self.chunk(anonymous, inner, words)
+                continue
+            line = at.line or child.line
+            if child.tag in ("textPath", "tref"):
+                self.refuse(line, f"text drawn through <{child.tag}>")
+            elif child.tag in ("tspan", "a"):
+                inner = self.enter(child, at)
+                if inner is not None:
+                    self.chunk(child, inner, words)
+                    self.chunks(child, inner_children, inner)
+            else:
+                self.draw(child, at)
+
+    def chunk(self, element: Element, at: _At, words: str) -> None:
+        """One run of words: its glyphs placed from the text's cursor, the cursor moved on."""
+        props, fs, line = at.props, at.font_size, at.line or element.line
+        if "rotate" in element.attributes or "display-anchor" in props:
+            self.refuse(line, "text placed with rotate or display-anchor")
+        xs, ys = sizes(props.get("x"), fs, at.view[0]), sizes(props.get("y"), fs, at.view[1])
+        dxs, dys = sizes(props.get("dx"), fs, at.view[0]), sizes(props.get("dy"), fs,
+                                                                 at.view[1])
+        if not words:
+            self.cursor.skip(xs, ys, dxs, dys)
+            return
+        family, weight = props.get("font-family", ""), props.get("font-weight", "normal")
+        style = props.get("font-style", "normal")
+        font = _text_metrics(self.fonts, family, weight, style)
+        size_pt = mm_to_pt(fs)  # the metrics measure in mm: a user unit stands for one
+        spacing = size(props["letter-spacing"], fs, math.hypot(*at.view) / math.sqrt(2)) \
+            if "letter-spacing" in props else 0.0
+        width = font.width_mm(words, size_pt)
+        gaps = spacing * (len(words) - 1)
+        align = {"middle": -width / 2 - gaps / 2, "end": -width - gaps}.get(
+            props.get("text-anchor"), 0.0)
+        ascent, descent = font.ascent * fs, font.descent * fs
+        rise = baseline_rise(props.get("dominant-baseline") or
+                             props.get("alignment-baseline"), ascent, descent)
+        placed = self.cursor.place(words, (xs, ys, dxs, dys), width, spacing, align, rise,
+                                   lambda letter: font.width_mm(letter, size_pt))
+        fill = "" if _opacity(props, "fill-opacity") <= 0 else _paint(props.get("fill",
+                                                                                "#000000"))
+        if not fill or props.get("visibility") == "hidden":
+            return
+        shown = " ".join(words.split())
+        if not shown:
+            return
+        left = min(p[0] for p in placed)
+        right = max(p[1] for p in placed)
+        top, bottom = min(p[2] for p in placed), max(p[2] for p in placed)
+        m = at.m
+        outline = box_of(m, [(left, top - ascent), (right, bottom + descent)])
+        ink = box_of(m, [(left, top - CAP_HEIGHT * fs), (right, bottom)])
+        if at.clip:
+            outline, ink = cut(outline, at.clip), cut(ink, at.clip)
+            if outline is None or ink is None:
+                return
+        self.marks.append(Mark("text", outline, line, fill, "", shown,
+                               mm_to_pt(fs * scale_of(m)), ink, _role(props),
+                               bool(props.get("data-fit")), len(self.marks), family, weight,
+                               style))
+
+
+def _role(props: dict) -> str:
+    if STAMP_CLASS in props.get("class", "").split():
+        return "stamp"
+    return props.get("data-role", "")
+
+
+@lru_cache(maxsize=4096)
+def read_drawing(svg: str, fonts: FontTable = BUNDLED) -> Drawing:
+    """Everything `svg` paints, in drawing order, in mm from its root's top-left corner,
+    text measured with `fonts`, and what the checks cannot read of it. XML that does not
+    parse paints nothing and is unread at its line (the renderer reports it first)."""
     try:
-        parser.Parse(svg, True)
-    except expat.ExpatError:
-        return ()
-    return tuple(found)
+        tree = parse_tree(svg)
+    except Unparsed as exc:
+        return Drawing((), (Unread(exc.line, f"XML that cairosvg cannot parse ({exc})"),))
+    reader = _Reader(tree, fonts)
+    reader.read_root()
+    return Drawing(tuple(reader.marks), tuple(reader.unread))
+
+
+def marks_of(svg: str, fonts: FontTable = BUNDLED) -> tuple[Mark, ...]:
+    """What `svg` paints (read_drawing's marks)."""
+    return read_drawing(svg, fonts).marks
 
 
 def overlap(a: Box, b: Box) -> tuple[float, float]:
@@ -371,4 +481,5 @@ def moved(box: Box, dx: float, dy: float) -> Box:
     return box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy
 
 
-__all__ = ["Mark", "marks_of", "overlap", "inside", "moved", "is_white", "SMALL_ROLES"]
+__all__ = ["Mark", "Unread", "Drawing", "read_drawing", "marks_of", "overlap", "inside",
+           "moved", "is_white", "SMALL_ROLES", "MAX_REFERENCED"]

@@ -13,7 +13,10 @@ and data text alike:
 - fixed text that runs off its piece, crosses the outline of a frame or a badge it is partly
   on, or is drawn over other text;
 - on a page printed at home (a sheet's margins, a whole-page sheet, a board's tile), anything
-  drawn within its printable margin of the paper's edge.
+  drawn within its printable margin of the paper's edge;
+- what the checks cannot read as cairosvg draws it (pnp.render.drawn: CSS in a `<style>`
+  element, the `font` shorthand, a `<use>` of another file, text on a path, markers, ...):
+  a warning at its line rather than a check passed on a guess.
 
 The renderer turns each problem into a finding at the template line that drew it; text drawn
 by `text_box` is checked there, at its data line, and is only a party to overlaps here.
@@ -24,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..fonts import BUNDLED, FontTable
-from .drawn import Box, Mark, SMALL_ROLES, inside, is_white, marks_of, overlap
+from .drawn import Box, Mark, SMALL_ROLES, Unread, inside, is_white, overlap, read_drawing
 
 MIN_TEXT_PT = 6.0  # below this, rules text is hard to read on a home print
 MIN_SMALL_PT = 5.0  # credit lines, stamps and footers: read once, may be smaller
@@ -96,10 +99,11 @@ def bleed_problems(marks: tuple[Mark, ...], width_mm: float, height_mm: float,
             reported.add(mark.line)
             names = ", ".join(side for side, _ in sides)
             past = max(-beyond for _, beyond in sides)
+            past = max(past, 0.0) or 0.0  # never "-0.00"
             problems.append(Problem(
                 "print-bleed", mark.line,
                 f"a {mark.kind} painted {mark.fill} reaches the {names} edge of the "
-                f"{width_mm:g} x {height_mm:g} mm piece but stops {max(past, 0):.2f} mm past "
+                f"{width_mm:g} x {height_mm:g} mm piece but stops {past:.2f} mm past "
                 f"it, short of the {bleed_mm:g} mm bleed", "draw it on past the trim by the "
                 "bleed (a cut that wanders then shows colour, not white)"))
     return problems
@@ -192,6 +196,16 @@ def edge_problems(marks: tuple[Mark, ...], width_mm: float, height_mm: float,
     return problems
 
 
+def unread_problems(unread: tuple[Unread, ...]) -> list[Problem]:
+    """What the drawing does that the checks cannot read: nothing it draws there is checked."""
+    return [Problem("print-svg-unread", each.line,
+                    f"the print-safety checks cannot read {each.what}, so what it draws is "
+                    "not checked (text size, bleed, overlaps)",
+                    "write it as the checks read it: presentation attributes or style= with "
+                    "font-size, font-family, fill, stroke..., <use> of an element in this "
+                    "face, plain <text> and <tspan>") for each in unread]
+
+
 def _big(box: Box, piece: Box) -> bool:
     """A background: a shape covering most of the piece both ways is not a frame for text."""
     return (box[2] - box[0]) >= 0.9 * (piece[2] - piece[0]) and \
@@ -206,8 +220,10 @@ def face_problems(svg: str, width_mm: float, height_mm: float, bleed_mm: float =
     their words (its stamp, the credit line); `edge_mm`, for a page printed at home, is the
     margin kept blank; `placement` checks where its fixed text
     lies."""
-    marks = marks_of(svg, fonts)
-    problems = text_size_problems(marks, known)
+    drawing = read_drawing(svg, fonts)
+    marks = drawing.marks
+    problems = unread_problems(drawing.unread)
+    problems += text_size_problems(marks, known)
     problems += bleed_problems(marks, width_mm, height_mm, bleed_mm)
     if placement:
         problems += text_place_problems(marks, width_mm, height_mm)

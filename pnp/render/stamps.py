@@ -29,8 +29,9 @@ import jinja2.meta
 from jinja2 import nodes
 from markupsafe import escape
 
-from .renderer import Face, Renderer, _number
-from ..units import Size
+from .environment import number
+from .renderer import Face, Renderer
+from ..units import PX_PER_MM, Size
 
 STAMP_CHARS = 6  # hex digits: one edit in 16 million gives the same stamp
 STAMP_PREFIX = "v"
@@ -158,24 +159,23 @@ def stamp_element(stamp: str, size: Size, round_piece: bool = False) -> str:
     short = min(size.width_mm, size.height_mm)
     if round_piece:
         font_mm = STAMP_FONT_MM
-        return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm / 2)}" '
-                f'y="{_number(size.height_mm - short * 0.12)}" text-anchor="middle" '
+        return (f'<text class="{STAMP_CLASS}" x="{number(size.width_mm / 2)}" '
+                f'y="{number(size.height_mm - short * 0.12)}" text-anchor="middle" '
                 f'font-family="Roboto Condensed" font-weight="normal" '
-                f'font-size="{_number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
+                f'font-size="{number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
     # A whole page or a board keeps clear of the margin a home printer cannot print.
     inset_x = max(min(INSET_X_MM, short * 0.1), short * 0.03)
     inset_y = max(min(INSET_Y_MM, short * 0.08), short * 0.03)
     font_mm = STAMP_FONT_MM
-    return (f'<text class="{STAMP_CLASS}" x="{_number(size.width_mm - inset_x)}" '
-            f'y="{_number(size.height_mm - inset_y)}" text-anchor="end" '
+    return (f'<text class="{STAMP_CLASS}" x="{number(size.width_mm - inset_x)}" '
+            f'y="{number(size.height_mm - inset_y)}" text-anchor="end" '
             f'font-family="Roboto Condensed" font-weight="normal" '
-            f'font-size="{_number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
+            f'font-size="{number(font_mm)}" fill="{STAMP_FILL}">{escape(stamp)}</text>')
 
 
 _ROOT = re.compile(r"<svg\b[^>]*>")
 _VIEWBOX = re.compile(r'\bviewBox="\s*([-0-9.eE]+)[\s,]+([-0-9.eE]+)[\s,]+([0-9.eE]+)[\s,]+'
                       r'([0-9.eE]+)\s*"')
-PX_PER_MM = 96 / 25.4  # SVG user units without a viewBox are CSS pixels
 
 
 def add_stamp(svg: str, stamp: str, size: Size, round_piece: bool = False) -> str:
@@ -187,12 +187,13 @@ def add_stamp(svg: str, stamp: str, size: Size, round_piece: bool = False) -> st
         return svg
     element = stamp_element(stamp, size, round_piece)
     box = _VIEWBOX.search(root.group(0))
+    # SVG user units without a viewBox are CSS pixels.
     x, y, sx, sy = 0.0, 0.0, PX_PER_MM, PX_PER_MM
     if box:
         x, y, width, height = (float(v) for v in box.groups())
         sx, sy = width / size.width_mm, height / size.height_mm
     if (x, y) != (0, 0) or abs(sx - 1) > 1e-6 or abs(sy - 1) > 1e-6:
-        element = (f'<g transform="translate({_number(x)} {_number(y)}) '
+        element = (f'<g transform="translate({number(x)} {number(y)}) '
                    f'scale({sx:.6g} {sy:.6g})">{element}</g>')
     return svg[:end] + element + "\n" + svg[end:]
 

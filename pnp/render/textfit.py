@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from ..fonts import Metrics
 from ..load.schema import ICON_NAME
+from ..units import pt_to_mm
 from .emphasis import BOLD, ITALIC, STYLE_BASE, STYLE_MARKS
 from .glyphdepth import glyph_depths
 
@@ -29,7 +30,7 @@ SIZE_STEP_PT = 0.25
 ICON_EM = 0.95  # icon width as a fraction of the font size
 ICON_GAP_EM = 0.08
 ICON_RISE_EM = 0.78  # an icon's top above the baseline
-ICON_STROKE_EM = 0.06 * ICON_EM  # its outline's width (pnp/templates/icons.svg.j2)
+ICON_STROKE_EM = 0.06 * ICON_EM  # its outline's width (pnp/data/templates/icons.svg.j2)
 DEFAULT_LANGUAGE = "en_US"
 SOFT_HYPHEN = "\u00ad"
 HYPHEN = "-"  # what a soft hyphen, or a break Pyphen found, prints at the end of a line
@@ -148,10 +149,6 @@ def pieces(word: str) -> list[tuple[str, str]]:
     return out
 
 
-def tokens_in(text: str) -> list[str]:
-    return TOKEN.findall(text)
-
-
 def printed_text(text: str) -> str:
     """`text` without the characters that only mark breaks (they print nothing)."""
     return text.translate(_INVISIBLE)
@@ -159,7 +156,7 @@ def printed_text(text: str) -> str:
 
 def _height_mm(lines: int, size_pt: float, leading: float, vertical: tuple[float, float]) -> float:
     ascent, descent = vertical
-    size_mm = size_pt * 25.4 / 72
+    size_mm = pt_to_mm(size_pt)
     if lines == 0:
         return 0.0
     return (ascent + descent) * size_mm + (lines - 1) * leading * size_mm
@@ -268,7 +265,7 @@ class _Measure:
 
     def __init__(self, font: Metrics, size_pt: float):
         self.font, self.size_pt = font, size_pt
-        self.icon = (ICON_EM + 2 * ICON_GAP_EM) * size_pt * 25.4 / 72
+        self.icon = pt_to_mm((ICON_EM + 2 * ICON_GAP_EM) * size_pt)
 
     def text(self, text: str, style: int = 0) -> float:
         """Printed characters in the face `style` draws them in (break marks print nothing)."""
@@ -368,8 +365,8 @@ def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
     """Turn lines of units into runs with x positions (relative to the box's left edge): a
     run is one face's text, or one icon."""
     measure = _Measure(font, size_pt)
-    icon = ICON_EM * size_pt * 25.4 / 72
-    gap = ICON_GAP_EM * size_pt * 25.4 / 72
+    icon = pt_to_mm(ICON_EM * size_pt)
+    gap = pt_to_mm(ICON_GAP_EM * size_pt)
     placed, widths = [], []
     for units in lines:
         total = measure.line(units)
@@ -472,7 +469,7 @@ def _fit(text: str, font: Metrics, width_mm: float, height_mm: float, size_pt: f
     size = size_pt
     while True:
         lines, too_wide, unbreakable = wrap(text, font, size, width_mm, language)
-        size_mm = size * 25.4 / 72
+        size_mm = pt_to_mm(size)
         # each printed line's lowest ink, from the top of the box (an empty line has none)
         bottoms = [(font.ascent + i * leading + _depth(line, font)) * size_mm
                    for i, line in enumerate(lines) if line]

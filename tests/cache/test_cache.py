@@ -17,7 +17,7 @@ import pytest
 
 import pnp.cache.pdfs
 import pnp.fonts
-import pnp.layout.impose
+import pnp.layout.layouts
 import pnp.engine.workers
 import pnp.pdf.draw
 from pnp.pdf import DRAWING
@@ -170,13 +170,13 @@ def test_a_font_edit_rebuilds(poker, run, monkeypatch, tmp_path_factory):
 
 def test_a_layout_edit_rebuilds(poker, run, monkeypatch):
     assert run("build").code == 0
-    real = pnp.layout.impose.builtin_layouts
+    real = pnp.layout.layouts.builtin_layouts
 
     def wider_gaps():
         layouts = real()
         return {**layouts, "home": dataclasses.replace(layouts["home"], gap_mm=2)}
 
-    monkeypatch.setattr(pnp.layout.impose, "builtin_layouts", wider_gaps)
+    monkeypatch.setattr(pnp.layout.layouts, "builtin_layouts", wider_gaps)
     assert _rebuilt(run, poker)
     assert not _rebuilt(run, poker)
 

@@ -32,7 +32,7 @@ so a check and a build on one paper with other print options take each other's p
 neither would ever find its own again from one step to the next.
 
 Fonts are left out: a project cannot supply one. pnp draws and measures with its bundled files
-only (pnp.fonts: FACES name files in pnp/fonts/, and fontconfig is given only those), so no
+only (pnp.fonts: FACES name files in pnp/data/fonts/, and fontconfig is given only those), so no
 file in a project changes which font is used.
 
 After every edit, with the user's cache folder (PNP_CACHE_DIR) and the output folder kept from

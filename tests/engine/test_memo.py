@@ -16,8 +16,9 @@ import pytest
 import pnp.fonts
 import pnp.load.model
 import pnp.pipeline
-from pnp.sheets import KitPart
+from pnp.compose.cover import KitPart
 from conftest import REPO
+from measures import forget_font_measures
 from pnp.pipeline import Project, check_game
 from pnp.engine.memo import value_digest
 from pnp.engine.store import UNPICKLABLE
@@ -130,7 +131,7 @@ def test_each_input_draws_its_sheets_again(project, drawn, change, redrawn):
 
 
 def test_paper_layout_and_working_folder_are_inputs(project, drawn, monkeypatch):
-    from pnp.layout.impose import PrintOptions
+    from pnp.layout.layouts import PrintOptions
 
     drawn()
     assert check_game(Project(project), "downturn", "a4", jobs=1).findings is not None
@@ -147,10 +148,10 @@ def own_fonts(monkeypatch, tmp_path):
     fonts = tmp_path / "fonts"
     shutil.copytree(pnp.fonts.font_dir(), fonts)
     monkeypatch.setattr(pnp.fonts, "font_dir", lambda: fonts)
-    pnp.fonts.forget_measures()
+    forget_font_measures()
     yield fonts
     monkeypatch.undo()
-    pnp.fonts.forget_measures()
+    forget_font_measures()
 
 
 def test_a_font_change_draws_every_sheet_again(project, drawn, own_fonts):
@@ -159,7 +160,7 @@ def test_a_font_change_draws_every_sheet_again(project, drawn, own_fonts):
     with (own_fonts / pnp.fonts.FACES["body"].file).open("ab") as handle:
         handle.write(b"\0\0\0\0")
     assert drawn() == set()  # this process measures with the bytes it read
-    pnp.fonts.forget_measures()  # as a new process: it reads the fonts again
+    forget_font_measures()  # as a new process: it reads the fonts again
     assert drawn() == ALL
 
 
@@ -400,7 +401,7 @@ def test_page_furniture_reading_the_whole_deck_plans_every_part_again(tmp_path, 
     """A project's own sheet furniture may read `deck` (every item): then an edit anywhere
     in the deck plans every part's pages again."""
     cards = _big_poker(tmp_path)
-    furniture = (REPO / "pnp" / "templates" / "sheet.svg.j2").read_text(encoding="utf-8")
+    furniture = (REPO / "pnp" / "data" / "templates" / "sheet.svg.j2").read_text(encoding="utf-8")
     own = tmp_path / "templates" / "common" / "sheet.svg.j2"
     own.parent.mkdir()
     write(own, furniture.replace("{{ sheet_title }}",

@@ -24,7 +24,7 @@ def test_a_check_on_two_cores_hands_on_what_one_process_does(project):
     # first sheet, whichever process drew which sheet.
     target = project / "templates/common/sheet.svg.j2"
     target.parent.mkdir(parents=True, exist_ok=True)
-    source = (REPO / "pnp/templates/sheet.svg.j2").read_text(encoding="utf-8")
+    source = (REPO / "pnp/data/templates/sheet.svg.j2").read_text(encoding="utf-8")
     target.write_text(source.replace("{{", "{{ no_such_name ~ ", 1), encoding="utf-8")
     one = check_game(Project(project), "downturn", jobs=1)
     two = check_game(Project(project), "downturn", jobs=2)
@@ -50,7 +50,7 @@ def test_the_json_report_is_the_same_on_one_and_two_cores(project, run, monkeypa
 def test_a_large_deck_is_drawn_in_parts_with_the_whole_deck_in_view(tmp_path, monkeypatch):
     """54 cards in parts of 10, shared between two processes: the same faces, in order, and
     the same pages as drawn in one piece; a template that counts the deck counts all of it."""
-    import pnp.sheets
+    import pnp.compose.deck
 
     for folder in ("content", "templates"):
         shutil.copytree(REPO / "bench/poker" / folder, tmp_path / folder)
@@ -59,7 +59,7 @@ def test_a_large_deck_is_drawn_in_parts_with_the_whole_deck_in_view(tmp_path, mo
         "</svg>", "<text>of {{ deck.items | length }}</text></svg>"), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     whole = check_game(Project(tmp_path), "poker", jobs=1)
-    monkeypatch.setattr(pnp.sheets, "PART_ITEMS", 10)
+    monkeypatch.setattr(pnp.compose.deck, "PART_ITEMS", 10)
     deck = whole.sheets[0]
     assert len(deck.parts(whole.renderer)) == 6
     parted = check_game(Project(tmp_path), "poker", jobs=2)

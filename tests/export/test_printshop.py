@@ -1,6 +1,6 @@
 """Print-shop exports read back: PNG sizes and resolution with Pillow, PDF pages, boxes and
 colour with pikepdf, against the shops' published figures written out here (not read from
-pnp/shops.yaml): The Game Crafter's poker card is 825 x 1125 px, DriveThruCards' poker page
+pnp/data/shops.yaml): The Game Crafter's poker card is 825 x 1125 px, DriveThruCards' poker page
 2.75 x 3.75 in, and so on."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from conftest import REPO, edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 GAMES = REPO / "tests" / "data" / "games"
 POINTS_PER_INCH = 72

@@ -10,33 +10,25 @@ edge, and the assembled pages must be exactly the board's size. None of this ask
 from __future__ import annotations
 
 import re
-import shutil
 
 import pdfplumber
 import pikepdf
 import pytest
 
-from pnp.cli import main
 from pnp.pipeline import Project, check_game, select_sheets
 
 from readback import MM_PER_PT, squeeze, targets_mm, tile_label, trim_box_mm
-from conftest import REPO, edit, line_of
+from conftest import edit, line_of
 from pdfread import viewer_preferences
 
 BOARD_MM = (558.8, 431.8)
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """The board built once for Letter and once for A4 into a copy of the project."""
-    root = tmp_path_factory.mktemp("board")
-    for folder in ("content", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
-    for paper in ("letter", "a4"):
-        code = main(["build", "--root", str(root), "--game", "downturn", "--sheets", "board",
-                     "--paper", paper])
-        assert code == 0
-    return root / "output" / "downturn"
+def built(built_kit):
+    """Downturn's sheets, the board among them, built once in the test run for Letter and A4
+    (conftest.built_kit), not again here."""
+    return built_kit("downturn")
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])

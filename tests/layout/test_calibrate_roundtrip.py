@@ -9,8 +9,8 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pnp.layout.printers import (PrinterProfile, ProfileRefused, load_profile,
-                                 save_profile)
+from pnp.layout.printers import PrinterProfile
+from pnp.project import ProfileRefused, load_profile, save_profile
 
 
 @pytest.mark.parametrize("description", [

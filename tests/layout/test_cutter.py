@@ -152,7 +152,8 @@ PIECES = [(12.7, 12.7), (25.4, 25.4), (44, 63), (63, 88), (88, 63), (70, 120)]
 @pytest.mark.parametrize("layout", ["silhouette", "silhouette-four", "cricut"])
 @pytest.mark.parametrize("paper", ["letter", "a4", "tabloid"])
 def test_pieces_keep_clear_of_the_marks_and_inside_the_cutting_area(layout, paper):
-    from pnp.layout.impose import builtin_layouts, impose
+    from pnp.layout.impose import impose
+    from pnp.layout.layouts import builtin_layouts
     from pnp.units import Rect, Size
 
     spec = builtin_layouts()[layout]

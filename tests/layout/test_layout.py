@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.layout.impose import builtin_layouts, grid_shape, impose
+from pnp.layout.impose import grid_shape, impose
+from pnp.layout.layouts import builtin_layouts
 from pnp.units import CARD_SIZES, PAPERS, Size
 
 HOME = builtin_layouts()["home"]
@@ -132,7 +133,7 @@ def test_furniture_fits_on_the_paper_for_every_piece_size(name, paper):
     """The ruler, the note, the footer and the licence line lie on the paper (EDGE_MM in), off
     every piece and its bleed, off every mark and off each other; when the margins of a full
     sheet are too narrow, fewer pieces go on a sheet and the notice says so."""
-    from pnp.layout.impose import EDGE_MM
+    from pnp.layout.furniture import EDGE_MM
 
     layout = builtin_layouts()[name]
     for piece in PIECES:
@@ -189,7 +190,7 @@ def test_imposition_is_kept_per_set_of_arguments_and_handed_out_as_a_new_list():
     and a caller changing its list changes no one else's."""
     from dataclasses import replace
 
-    from pnp.layout.impose import SlotSpec
+    from pnp.layout.layouts import SlotSpec
     from pnp.load.schema import Where
 
     first, again = impose(20, POKER, "letter", HOME), impose(20, POKER, "letter", HOME)

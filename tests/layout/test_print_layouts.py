@@ -11,6 +11,7 @@ import pdfplumber
 import pytest
 
 from conftest import add_game, crop_marks, edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 from pdfread import page_boxes, top_down, viewer_preferences
 from pnp.units import PAPERS, pt_to_mm
 

@@ -202,7 +202,7 @@ def test_a_mistake_is_one_located_line(debtors, run, file, old, new, rule, line,
     if file is None:  # a misspelt name in pnp's own sheet template, copied into the project
         target = Path("templates/common/sheet.svg.j2")
         target.parent.mkdir(parents=True)
-        shutil.copy(REPO / "pnp" / "templates" / "sheet.svg.j2", target)
+        shutil.copy(REPO / "pnp" / "data" / "templates" / "sheet.svg.j2", target)
         edit(target, "{{ sheet_title }}", "{{ sheet_titel }}")
         file, line = target, "sheet_titel"
     else:

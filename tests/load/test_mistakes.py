@@ -27,6 +27,7 @@ import pytest
 import yaml
 
 from conftest import REPO, TESTS, add_game, edit
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 MISTAKES = TESTS / "data" / "mistakes"
 SCHEMA = json.loads((REPO / "docs" / "findings.schema.json").read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ from hypothesis import given, strategies as st
 
 from conftest import TESTS, copy_as_cwd, edit, line_of
 from pnp.fonts import BUNDLED, metrics
-from pnp.load.fonts import read_fonts
+from pnp.load.own_fonts import read_fonts
 from pnp.render.emphasis import parse_emphasis, plain
 from pnp.render.textfit import fit_text
 

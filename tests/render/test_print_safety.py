@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import edit, line_of
+from sameplace import project, same_place  # noqa: F401 - fixtures
 from pnp.render.safety import face_problems
 
 TEMPLATES = ("templates", "downturn")
@@ -51,9 +52,9 @@ def test_each_check_fires_at_the_template_line(project, run, template, old, new,
 
 def test_a_warning_shows_once_per_sheet_however_many_parts_draw_it(project, run):
     """Each event's stamp differs, so only the template line and rule tie the warnings
-    together: the events, drawn in several parts (pnp.sheets.PART_ITEMS), warn once, as a
+    together: the events, drawn in several parts (pnp.compose.deck.PART_ITEMS), warn once, as a
     sheet drawn whole does, with or without kept parts."""
-    from pnp.sheets import PART_ITEMS
+    from pnp.compose.deck import PART_ITEMS
 
     events = (project / "content/downturn/events.yaml").read_text(encoding="utf-8")
     assert events.count("\n- number: ") > 2 * PART_ITEMS  # three parts at least

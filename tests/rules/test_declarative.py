@@ -8,6 +8,7 @@ import json
 import pytest
 
 from conftest import edit, line_of
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 RULES = "content/downturn/rules.yaml"
 BANKS = "content/downturn/banks.yaml"

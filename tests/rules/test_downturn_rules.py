@@ -18,6 +18,7 @@ from pnp_downturn import rules as downturn_rules
 from pnp.rules.registry import REGISTRY, rules_for
 
 from conftest import edit, line_of
+from sameplace import project, same_place  # noqa: F401 - fixtures
 
 GAME = Path("content/downturn")
 RULES_MODULE = downturn_rules.__name__

@@ -8,8 +8,9 @@ import math
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from pnp.layout.impose import builtin_layouts, grid_shape
-from pnp.layout.kit import KitDeck, block_gap_mm, kit_sheets
+from pnp.layout.impose import grid_shape
+from pnp.layout.layouts import builtin_layouts
+from pnp.layout.pack import KitDeck, block_gap_mm, kit_sheets
 from pnp.units import PAPERS, Rect, Size
 
 HOME = builtin_layouts()["home"]

@@ -1,4 +1,5 @@
-"""Tuck boxes: a deck's card size and count in; the flat dieline of a box that holds it out.
+"""Tuck box dielines: a deck's card size and count in; the flat dieline of a box that holds
+it out.
 
 A one-piece reverse tuck end box: four body panels in a row (front, side, back, side) and a
 glue flap, the lid and its tuck flap on top of the back panel, the bottom and its tuck flap

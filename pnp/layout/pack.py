@@ -1,4 +1,5 @@
-"""Kit: every piece of a game that prints on one stock in; the fewest sheets that hold them out.
+"""Packing: every piece of a game that prints on one stock in; the fewest sheets that hold
+them out.
 
 `pnp plan` packs the pieces of all a game's decks that share a stock (card or paper) together,
 whatever deck they come from, instead of giving each deck sheets of its own. Pure geometry in
@@ -17,9 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..units import Rect, Size
-from .impose import (Line, Page, SheetLayout, Slot, bounds, flip, flip_line, flip_rotation,
-                     place_furniture, sheet_notes)
+from ..units import Rect, Size, bounds
+from .furniture import place_furniture, sheet_notes
+from .impose import Page, Slot, flip, flip_line, flip_rotation
+from .layouts import SheetLayout
+from .marks import Line
 
 BLOCK_TICK_MM = 1.5  # the ticks between two blocks: short, to fit the gap
 BLOCK_TICK_CLEAR_MM = 0.5  # and this far from the pieces' bleed

@@ -1,7 +1,7 @@
 """The print plan: a checked game's drawn sheets in; one PDF for the whole kit on a paper out.
 
 `pnp plan` (and `pnp build --plan`) packs the pieces of every deck that share a stock (card or
-paper, the deck's `stock`) onto the fewest sheets (pnp.layout.kit), whatever deck they come
+paper, the deck's `stock`) onto the fewest sheets (pnp.layout.pack), whatever deck they come
 from, and writes `<game>-kit-<paper>.pdf`: a plan page first (each sheet, its stock, what is on
 it and what to cut), then the card-stock sheets, double-sided as the layout says, and the
 decks' tuck boxes, then the paper: paper-stock decks, the whole-page sheets and the boards as
@@ -14,15 +14,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
-from .findings import Findings
-from .layout.impose import PrintOptions, text_width_mm
-from .layout.kit import KitDeck, KitSheet, kit_sheets
-from .layout.plans import PagePlan, Placement
-from .layout.printers import apply_printer
-from .render.renderer import Renderer
-from .sheets import (FURNITURE_TEMPLATE, Board, Deck, Output, Page, TuckBox, document_info,
-                     paper_label)
-from .units import PAPERS, Rect
+from ..findings import Findings
+from ..layout.furniture import text_width_mm
+from ..layout.pack import KitDeck, KitSheet, kit_sheets
+from ..layout.layouts import PrintOptions
+from ..layout.plans import PagePlan, Placement
+from ..layout.printers import apply_printer
+from ..render.renderer import Renderer
+from ..units import PAPERS, Rect
+from .board import Board
+from .component import FURNITURE_TEMPLATE, Output, document_info, paper_label
+from .deck import Deck
+from .page import Page
+from .tuckbox import TuckBox
 
 PLAN_TEMPLATE = "kit-plan.svg.j2"
 STOCKS = ("card", "paper")
@@ -150,7 +154,7 @@ def _sheet_plans(packed: list[KitSheet], offset: int, total: int, decks: dict[st
                  ) -> list[PagePlan]:
     """The pages of packed sheets, numbered from `offset` + 1 of the stock's `total`."""
     if options.ink_saver:
-        from .render.inksaver import save_ink  # its XML reader loads only when asked for
+        from ..render.inksaver import save_ink  # its XML reader loads only when asked for
 
         ink = save_ink
     else:

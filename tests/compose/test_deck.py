@@ -11,7 +11,7 @@ import pytest
 
 from pnp.render.renderer import Renderer
 from pnp.render.stamps import reads_item, render_stamped
-from pnp.sheets import Deck
+from pnp.compose.deck import Deck
 from pnp.units import Size
 
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" '

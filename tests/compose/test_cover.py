@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from conftest import KIT_PAPERS, REPO
-from pnp.sheets import KitPart, kit_contents
+from pnp.compose.cover import KitPart, kit_contents
 from pnp.units import PAPERS, Size
 
 KITS = ("downturn", "crunch", "downsize", "boomtown", "banking")
