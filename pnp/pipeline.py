@@ -4,7 +4,7 @@ load -> validate -> model -> rules -> render faces -> layout -> PDF -> atomic wr
 `check_game` runs everything up to the PDF: every face, every page's margin furniture, every
 board tile and whole page is drawn and parsed, so whatever `build` would render, `check` has
 rendered, and a template mistake is a located finding from check, never a crash of build.
-The sheets are drawn independently of one another, shared between processes (pnp.workers).
+The sheets are drawn independently of one another, shared between processes (pnp.engine.workers).
 `build_game` turns a checked, error-free game's page plans into PDFs.
 """
 
@@ -99,7 +99,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     """Load, validate and model one game, run its rules, and draw everything a build on
     `paper` would draw, sharing the sheets between `jobs` processes (default: one per CPU;
     the result is the same). With `remember`, a sheet whose inputs are those of an earlier
-    check is not drawn again: its result is the one kept then (pnp.cache.sheets)."""
+    check is not drawn again: its result is the one kept then (pnp.engine.memo)."""
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
@@ -231,7 +231,7 @@ def check_rules(project: Project, folder: Path, game: Game) -> Findings:
 
 @dataclass
 class SheetWork:
-    """What a check's task hands back (pnp.workers): the fields a sheet's part drew, the
+    """What a check's task hands back (pnp.engine.workers): the fields a sheet's part drew, the
     sheet's outputs when the task planned its pages, the rules' findings, and the findings
     the renderer gathered with the keys of those reported once per problem."""
 
