@@ -6,7 +6,7 @@ otherwise any unexpected failure is one line that says what to do.
 This module parses the command line and imports nothing of pnp's stages: a command's module
 (pnp.commands) is imported once the arguments are known, so `pnp check`, run on every save,
 loads only what checking needs, and a command that draws PDFs on several processes starts
-them first (pnp.workers.start_drawing): they load the drawing libraries while this process
+them first (pnp.engine.workers.start_drawing): they load the drawing libraries while this process
 loads pnp and checks the content.
 """
 
@@ -23,7 +23,8 @@ from . import __version__
 from .errors import EXIT_ERRORS, EXIT_USAGE, OutsideError, UsageError, outside_error
 from .findings import cap_words, terminal_safe
 from .units import PAPERS
-from .workers import default_jobs, start_drawing
+from .engine.workers import default_jobs, start_drawing
+from .pdf import DRAWING
 
 # Each command's module under pnp.commands, and the function in it.
 COMMANDS = {"build": ("build", "cmd_build"), "plan": ("build", "cmd_plan"),
@@ -242,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     if _draws_on_workers(args):
-        start_drawing()
+        start_drawing(DRAWING["preload"])
     try:
         module, function = COMMANDS[args.command]
         command = getattr(importlib.import_module(f"pnp.commands.{module}"), function)

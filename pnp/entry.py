@@ -15,7 +15,7 @@ INTERRUPTED = 130
 def run(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        from pnp.cache import answers
+        from pnp.engine import answers
 
         code = answers.replay(argv)
         if code is not None:

@@ -4,7 +4,7 @@ load -> validate -> model -> rules -> render faces -> layout -> PDF -> atomic wr
 `check_game` runs everything up to the PDF: every face, every page's margin furniture, every
 board tile and whole page is drawn and parsed, so whatever `build` would render, `check` has
 rendered, and a template mistake is a located finding from check, never a crash of build.
-The sheets are drawn independently of one another, shared between processes (pnp.workers).
+The sheets are drawn independently of one another, shared between processes (pnp.engine.workers).
 `build_game` turns a checked, error-free game's page plans into PDFs.
 """
 
@@ -17,18 +17,18 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from . import collector, reads
-from .cache import store
+from . import reads
 from .cache.pdfs import BuildCache, output_key
-from .cache.rows import RowCache
-from .cache.sheets import SheetCache
 from .compose.component import Output, Sheet
 from .compose.game import make_sheets
 from .compose.kit import KitPlan, plan_kit
+from .engine import reads as recorded, runtime as collector, store
+from .engine.jinja import bytecode_cache
+from .engine.memo import SheetCache
 from .findings import Findings, Location
 from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
 from .layout.layouts import PrintOptions
-from .load.model import GAME_FILE, Game, game_reads, load_game
+from .load.model import GAME_FILE, Game, load_game
 from .load.schema import suggest
 from .output import Staging
 from .project import Project, print_options
@@ -36,7 +36,7 @@ from .render.renderer import Renderer
 from .rules.declarative import RULES_FILE, run_declared_rules
 from .rules.plugins import available, load_plugin
 from .rules.registry import run_rules
-from .workers import Drawing, Job, Progress, default_jobs, run_tasks
+from .engine.workers import Drawing, Job, Progress, default_jobs, run_tasks
 
 DEFAULT_PAPER = "letter"
 # pnp's own templates (sheet margins, board tiles, inline icons); a project's templates/common/
@@ -99,15 +99,14 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     """Load, validate and model one game, run its rules, and draw everything a build on
     `paper` would draw, sharing the sheets between `jobs` processes (default: one per CPU;
     the result is the same). With `remember`, a sheet whose inputs are those of an earlier
-    check is not drawn again: its result is the one kept then (pnp.cache.sheets)."""
+    check is not drawn again: its result is the one kept then (pnp.engine.memo)."""
     findings = Findings()
     checked = CheckedGame(name, findings, paper)
     folder = project.content / name
     collector.release()
-    with reads.recording() as loaded, reads.confined(project.root), collector.lasting():
+    with recorded.recording() as loaded, reads.confined(project.root), collector.lasting():
         game = load_game(folder, project.shown, findings, lang, partial=True,
-                         run=partial(run_tasks, workers=jobs or default_jobs()),
-                         kept_rows=RowCache if remember else None)
+                         run=partial(run_tasks, workers=jobs or default_jobs()))
     if game is not None and not game.complete:
         # Not drawn, but its rules run on what is valid, so one error hides no other finding.
         findings.extend(check_rules(project, folder, game))
@@ -119,7 +118,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
         [project.templates / name, project.templates / "common", BUILTIN_TEMPLATES], game.icons,
         {"game": game, "info": game.info, "lang": game.language or
          (game.info.languages or ("",))[0]}, art_folder=folder, root=project.root,
-        fonts=game.fonts)
+        fonts=game.fonts, bytecode_cache=bytecode_cache())
     options = options or PrintOptions()
     kept = SheetCache(project.root, name, renderer, paper, options, loaded, measured()) \
         if remember else None
@@ -137,7 +136,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     drawing: list[tuple[int, Callable[[], SheetWork | bytes]]] = []
     with collector.lasting():
         for sheet in sheets:
-            with reads.recording() as listed:  # looking its templates up is part of drawing it
+            with recorded.recording() as listed:  # looking its templates up is part of drawing it
                 parts = sheet.parts(renderer, paper, options)
             for index, part in enumerate(parts):
                 found = None
@@ -158,11 +157,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
     drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
     reported = [("", *renderer.take_findings())]  # (sheet, findings, keys reported once)
-    # One part to draw besides the rules (a card edited) is drawn here: workers would save
-    # at most the rules' time, and cost more to start.
-    workers = (jobs or default_jobs()) if len(drawing) > 2 else 1
-    for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing], workers,
-                                                      _taken)):
+    for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
+                                                      jobs or default_jobs(), _taken)):
         done[number] = result
     if kept:  # a check that keeps nothing (--no-cache) leaves the cache alone
         store.prune()
@@ -235,7 +231,7 @@ def check_rules(project: Project, folder: Path, game: Game) -> Findings:
 
 @dataclass
 class SheetWork:
-    """What a check's task hands back (pnp.workers): the fields a sheet's part drew, the
+    """What a check's task hands back (pnp.engine.workers): the fields a sheet's part drew, the
     sheet's outputs when the task planned its pages, the rules' findings, and the findings
     the renderer gathered with the keys of those reported once per problem."""
 
@@ -245,7 +241,7 @@ class SheetWork:
     reported: tuple = field(default_factory=lambda: (Findings(), frozenset()))
 
 
-def _recall_or_draw(kept: SheetCache | None, listed: reads.Record, index: int, parts: int,
+def _recall_or_draw(kept: SheetCache | None, listed: recorded.Record, index: int, parts: int,
                     sheet: Sheet, part: Callable[[], dict], renderer: Renderer, paper: str,
                     options: PrintOptions | None) -> SheetWork | bytes:
     """Part `index` of a sheet drawn in `parts` parts: kept by an earlier check with the same
@@ -267,17 +263,17 @@ def _taken(result: SheetWork | bytes) -> SheetWork:
         return pickle.loads(result)
 
 
-def _draw_kept(kept: SheetCache | None, key: str | None, listed: reads.Record, index: int,
+def _draw_kept(kept: SheetCache | None, key: str | None, listed: recorded.Record, index: int,
                parts: int, sheet: Sheet, part: Callable[[], dict], renderer: Renderer,
                paper: str, options: PrintOptions | None) -> SheetWork:
     """`_draw` part `index` of a sheet drawn in `parts` parts; with `kept`, the result is kept
     under `key`, with what listing the sheet's parts (`listed`) and drawing this one read,
     for the next check given the same values that finds the same files."""
-    with reads.recording() as drawn, game_reads() as from_game:
+    with recorded.recording() as drawn:
         work = _draw(sheet, part, parts == 1, renderer, paper, options)
     if kept:
         drawn.update(listed)
-        kept.keep(sheet, index, key, work, drawn, from_game)
+        kept.keep(sheet, index, key, work, drawn)
     return work
 
 

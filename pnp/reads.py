@@ -1,20 +1,15 @@
-"""Reads: a project file's path in; its bytes out, and what was found there noted in every
-record open at the time.
+"""Reads: a project file's path in; its bytes out, and what was found there told to whoever
+listens (`listening`).
 
 A check reads the project's files through this module: content YAML and CSV (and with them
 a project's layouts.yaml and printer profiles), templates (through the renderer's loader,
 one read for each folder it looks in, so a lookup that found nothing is noted as well),
-art, and the bundled fonts. A `Record` is what one piece of work read: for each path, what
-was there, an answer such as "absent", "folder" or the length and SHA-256 of the bytes. A
-result made by that work is true again for as long as every read in its record gives the
-same answer (`Answers.same`): that, not a list of inputs kept by hand, is what the sheet
-cache (pnp.cache.sheets) keys on.
-
-A path read twice with two different answers within one record (a file saved while it was
-being checked) makes the record `mixed`: its work may be of either version, and is not
-kept. A reader that keeps what it read in memory (a template Jinja keeps compiled) notes
-its reads again each time it uses them (`note`), so the record of the work that uses them
-has them too.
+art, and the bundled fonts. Each read is noted as an answer: for each path, what was there,
+such as "absent", "folder" or the length and SHA-256 of the bytes (`answer` tells what a
+read finds now). Stages read through here and know nothing of who listens: pnp.engine.reads
+attaches its records (what a piece of work read, the key of everything kept), and a reader
+that keeps what it read in memory (a template Jinja keeps compiled) notes its reads again
+each time it uses them (`note`).
 
 It is also the one confined opener: a read made while `confined(root)` is in force, or with
 `inside=root`, is refused (`Outside`) unless the path, its symbolic links resolved, stays
@@ -30,7 +25,7 @@ import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 ABSENT = "absent"
 FOLDER = "folder"
@@ -62,24 +57,8 @@ class Outside(OSError):
         self.path = path
 
 
-class Record:
-    """What one piece of work read: path -> answer."""
-
-    def __init__(self) -> None:
-        self.reads: dict[str, str] = {}
-        self.mixed = False
-
-    def add(self, path: str, answer: str) -> None:
-        if self.reads.setdefault(path, answer) != answer:
-            self.mixed = True
-
-    def update(self, other: "Record") -> None:
-        for path, answer in other.reads.items():
-            self.add(path, answer)
-        self.mixed = self.mixed or other.mixed
-
-
-_OPEN: list[Record] = []  # the records open now, innermost last
+Listener = Callable[[str, str], None]  # (path, answer)
+_LISTENING: list[Listener] = []  # told every read, innermost last
 _ROOTS: list[tuple[str, ...]] = []  # the folders reads are confined to now, innermost last
 
 
@@ -137,29 +116,19 @@ def _opened_inside(fd: int, path: str, roots: tuple[str, ...]) -> bool:
 
 
 @contextmanager
-def recording() -> Iterator[Record]:
-    """A record of every read made until the block ends (nested records see them too)."""
-    record = Record()
-    _OPEN.append(record)
+def listening(listener: Listener) -> Iterator[None]:
+    """`listener(path, answer)` is told every read made until the block ends."""
+    _LISTENING.append(listener)
     try:
-        yield record
+        yield
     finally:
-        _OPEN.remove(record)
+        _LISTENING.remove(listener)
 
 
 def note(path: str, answer: str) -> None:
-    """A read made earlier, used again now: into every open record."""
-    for record in _OPEN:
-        record.add(path, answer)
-
-
-def note_all(found: dict[str, str], mixed: bool = False) -> None:
-    """Reads another process made for this one (a worker's), into every open record."""
-    for path, answer in found.items():
-        note(path, answer)
-    if mixed:
-        for record in _OPEN:
-            record.mixed = True
+    """A read made earlier, used again now (or made by another process): told again."""
+    for listener in _LISTENING:
+        listener(path, answer)
 
 
 def digest(data: bytes) -> str:
@@ -279,7 +248,7 @@ def listing(path: str | Path) -> list[str]:
     return names
 
 
-def _limit(recorded: str) -> int:
+def read_limit(recorded: str) -> int:
     """How far to read to tell a file from a `recorded` answer: one byte past its length
     shows a file that grew; for an answer that is not a length, whether a file is there."""
     size = recorded.split(" ", 1)[0]
@@ -293,28 +262,6 @@ def answer(path: str, recorded: str) -> str:
     if path.endswith(NAMES_IN):
         return _names(path[:-len(NAMES_IN)])[1]
     try:
-        return digest(_read(path, _limit(recorded)))
+        return digest(_read(path, read_limit(recorded)))
     except OSError as exc:
         return _failure(path, exc)
-
-
-class Answers:
-    """What reads find now, each path read once however many records ask about it. A path
-    this run has read itself (`known`) has the answer the run is working from."""
-
-    def __init__(self, known: Record | None = None) -> None:
-        self.known = dict(known.reads) if known else {}
-        self.found: dict[tuple[str, int], str] = {}
-
-    def same(self, reads: dict[str, str]) -> bool:
-        """Whether every read gives the answer it gave then."""
-        for path, recorded in reads.items():
-            found = self.known.get(path)
-            if found is None:
-                key = (path, _limit(recorded))
-                found = self.found.get(key)
-                if found is None:
-                    found = self.found[key] = answer(path, recorded)
-            if found != recorded:
-                return False
-        return True

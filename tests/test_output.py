@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 import pnp.commands.build
-import pnp.workers
+import pnp.engine.workers
+import pnp.pdf.draw
 from pnp.output import STAGING_PREFIX, Staging, remove_stale_staging, staged_output
 
 from conftest import BASELINE_SHEETS, REPO, copy_as_cwd, retitled_build
@@ -142,7 +143,7 @@ def test_sigkill_leaves_earlier_pdfs_and_the_next_build_cleans_up(project, built
 
 def test_an_error_midway_leaves_earlier_pdfs_and_no_staging_files(project, built, run,
                                                                    monkeypatch):
-    real = pnp.workers.draw_pages
+    real = pnp.pdf.draw.draw_pages
     calls = []
 
     def fail_second(*args, **kwargs):
@@ -151,7 +152,7 @@ def test_an_error_midway_leaves_earlier_pdfs_and_no_staging_files(project, built
             raise RuntimeError("disk on fire")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pnp.workers, "draw_pages", fail_second)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", fail_second)
     result = run("build", *SHEETS, "-j", "1")
     assert result.code == 1
     assert result.lines[-1].startswith("pnp: internal error: RuntimeError: disk on fire")

@@ -3,9 +3,10 @@
 load -> rules -> render -> layout -> compose -> pdf -> output. layout is pure geometry (counts,
 sizes, a paper and a sheet layout in; pages out) and compose puts a game's drawn faces on those
 pages: compose imports layout, layout imports nothing of compose. The modules every stage
-shares (errors, findings, units, fonts, reads) and the cache import no stage; only pdf/ loads
-cairo. The imports are read from the source (function-level ones included), so a lazy import
-cannot hide an edge.
+shares (errors, findings, units, fonts, reads) and the cache import no stage; no stage nor
+shared module imports the engine, and the engine imports no stage; only pdf/ loads cairo. The
+imports are read from the source (function-level ones included), so a lazy import cannot hide
+an edge.
 """
 
 from __future__ import annotations
@@ -96,6 +97,26 @@ def test_shared_modules_and_the_cache_import_no_stage():
             if name.startswith("pnp.") and _top(name) in STAGES and _known(graph, name):
                 wrong.append(f"{module} imports {name}")
     assert not wrong, "\n".join(sorted(wrong))
+
+
+# What must never import the engine (pnp.engine, how fast): every stage, and the modules the
+# stages share. The engine is handed to the stages' callers, never imported by a stage.
+ENGINE_FREE = set(STAGES) | {"compose"} | SHARED | {"files"}
+
+
+def test_no_stage_nor_shared_module_imports_the_engine():
+    wrong = sorted(f"{module} imports {name}" for module, imported in _graph().items()
+                   if _top(module) in ENGINE_FREE for name in imported
+                   if name == "pnp.engine" or name.startswith("pnp.engine."))
+    assert not wrong, "the engine is handed in, never imported by a stage:\n" + \
+        "\n".join(wrong)
+
+
+def test_the_engine_imports_no_stage():
+    wrong = sorted(f"{module} imports {name}" for module, imported in _graph().items()
+                   if _top(module) == "engine" for name in imported
+                   if name.startswith("pnp.") and _top(name) in set(STAGES) | {"compose"})
+    assert not wrong, "the engine is handed what to run:\n" + "\n".join(wrong)
 
 
 def test_only_pdf_loads_cairo():

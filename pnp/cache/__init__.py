@@ -1,5 +1,2 @@
-"""Cache: what is kept between runs, where, and how it is pruned.
-
-Deleting any of it is safe: a run then only takes longer. Nothing here imports
-a stage; a stage hands a cache what it read.
-"""
+"""Cache: the PDF build record (pdfs.py), kept beside a game's PDFs. What is kept in the
+user's cache is pnp.engine's."""

@@ -25,7 +25,7 @@ from typing import Any
 from yaml.nodes import Node
 
 from .. import __version__
-from . import store
+from ..engine import store
 
 CACHE_FILE = ".pnp-cache/build.json"
 FORMAT = 3

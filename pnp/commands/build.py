@@ -11,7 +11,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from ..cache import answers
+from ..engine import answers
 from ..errors import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError
 from ..findings import Findings, display_path
 from ..fonts import own_font_files
@@ -19,7 +19,8 @@ from ..output import HeldWrites, remove_stale_staging, staged_output
 from ..pipeline import build_game, select_sheets
 from ..project import Project
 from ..progress import Progress
-from ..workers import Drawing, default_jobs
+from ..engine.workers import Drawing, default_jobs
+from ..pdf import DRAWING
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 from .report import cmd_proof
 
@@ -28,7 +29,7 @@ def cmd_build(args) -> int:
     names, findings = game_names(project, args)
     wanted = wanted_sheets(args)
     # Worker processes start loading the drawing libraries now, while the content is checked.
-    with Drawing(args.jobs or default_jobs()) as drawing:
+    with Drawing(args.jobs or default_jobs(), **DRAWING) as drawing:
         return _build(project, args, names, findings, wanted, drawing)
 
 def _build(project: Project, args, names: list[str], findings: Findings,
@@ -150,7 +151,7 @@ def cmd_plan(args) -> int:
     project = Project(args.root)
     names, findings = game_names(project, args)
     args.plan = True
-    with Drawing(args.jobs or default_jobs()) as drawing:
+    with Drawing(args.jobs or default_jobs(), **DRAWING) as drawing:
         checked_games, found = check_with(project, names, args)
         findings.extend(found)
         print_findings(findings)
@@ -165,7 +166,7 @@ def cmd_plan(args) -> int:
 
 def _write_kits(checked_games, out_dir: Path, staging, drawing: Drawing, progress) -> list:
     """Stage each game's kit PDF; (game, kit, path) of each."""
-    from ..workers import Job
+    from ..engine.workers import Job
 
     kits = [(c.name, c.kit, out_dir / c.name / c.kit.output.file_name)
             for c in checked_games if c.kit is not None]

@@ -15,7 +15,7 @@ from ..output import staged_output
 from ..pipeline import select_sheets
 from ..project import Project
 from ..compose.deck import Deck
-from ..workers import default_jobs
+from ..engine.workers import default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 
 def cmd_export(args) -> int:

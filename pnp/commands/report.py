@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from .. import reads
-from ..cache import answers
+from ..engine import answers
 from ..errors import EXIT_ERRORS, EXIT_OK, UsageError
 from ..compose.game import make_sheets
 from ..findings import Findings, display_path, terminal_safe

@@ -74,7 +74,7 @@ def cmd_calibrate(args) -> int:
     return EXIT_OK
 
 def cmd_cache(args) -> int:
-    from ..cache import store
+    from ..engine import store
 
     home = store.cache_home()
     if args.action == "clear":

@@ -17,7 +17,8 @@ from pathlib import Path
 from ..findings import Findings
 from ..layout.plans import DocumentInfo, PagePlan, Placement
 from ..units import Rect, Size
-from ..workers import Drawing, Job, run_tasks
+from ..engine.workers import Drawing, Job, run_tasks
+from ..pdf import DRAWING
 from . import preflight
 from .printshop import Product, Shop, face_on_product, face_order, pick_product
 
@@ -141,7 +142,7 @@ def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
         info: DocumentInfo = document_info(planned_deck.info, deck.title,
                                            f"{shop.title}, {product.name}", "none")
         jobs.append(Job(deck.name, plans, info, fonts))
-    with Drawing(workers) as drawing:
+    with Drawing(workers, **DRAWING) as drawing:
         pdfs = drawing.draw(jobs)
     files = []
     for planned_deck, job, pdf in zip(planned, jobs, pdfs):

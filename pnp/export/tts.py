@@ -33,7 +33,7 @@ from typing import Callable
 from urllib.parse import quote
 
 from ..units import MM_PER_INCH, Size
-from ..workers import run_tasks
+from ..engine.workers import run_tasks
 
 MAX_COLS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # TTS keeps the last cell for the hidden-card face

@@ -11,9 +11,8 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import math
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import jinja2
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -26,8 +25,7 @@ from .content import Document, load_document, location_of, printable
 from .csvdata import load_csv
 from .icons import read_icons
 from .languages import Translator, edition_problem
-from .limits import (DEFAULT_ITEMS, ITEMS_VARIABLE, items_limit_hint, max_file_bytes,
-                     max_items)
+from .limits import DEFAULT_ITEMS, ITEMS_VARIABLE, items_limit_hint, max_items
 from .expressions import names_used, sandbox
 from ..findings import NOWHERE, Findings, Location
 from .manifest import (NAME, RESERVED, RESERVED_FIELDS, SHEET_NAME, BoardSpec, DeckSpec,
@@ -64,22 +62,6 @@ class Withheld(Exception):
         self.name = name
 
 
-_GAME_READS: list[set[str]] = []  # the names read from a game while `game_reads` records
-
-
-@contextmanager
-def game_reads() -> Iterator[set[str]]:
-    """The names read from any game (its tables and decks, `info`, ...) until the block ends:
-    what a template reached through `game`, so that a kept drawing depends on those parts
-    only (pnp.cache.sheets)."""
-    names: set[str] = set()
-    _GAME_READS.append(names)
-    try:
-        yield names
-    finally:
-        _GAME_READS.pop()
-
-
 class Game:
     """A game's validated data: `info` (the manifest), each table and deck by name, and its
     sheets as components (no drawing: pnp.compose makes the printable sheets from them).
@@ -100,12 +82,6 @@ class Game:
         self.language = ""  # the edition's language when it is not the data's own
         self.fonts = BUNDLED  # with the game's own fonts once they are read (pnp.load.own_fonts)
 
-    def __getattribute__(self, name: str) -> Any:
-        if _GAME_READS and not name.startswith("__"):
-            for names in _GAME_READS:
-                names.add(name)
-        return object.__getattribute__(self, name)
-
     def __getattr__(self, name: str) -> Any:
         parts = self.__dict__.get("parts", {})
         if name in self.__dict__.get("withheld", ()):
@@ -120,12 +96,10 @@ class Game:
 
 
 class _Loader:
-    def __init__(self, folder: Path, shown: Callable[[Path], str], findings: Findings,
-                 rows: Any = None):
+    def __init__(self, folder: Path, shown: Callable[[Path], str], findings: Findings):
         self.folder = folder
         self.shown = shown
         self.findings = findings
-        self.rows = rows  # pnp.cache.rows.RowCache: earlier validations of unchanged files
         self.game_shown = shown(folder / GAME_FILE)
         # A list whose items failed validation in part: the nodes of those items, by the
         # table or deck they belong to (their keys still count for references).
@@ -190,54 +164,7 @@ class _Loader:
 
     def records(self, file: str, where: Location, record: RecordType, shape: str,
                 path: str, sheet: str = "", sheet_where: Location = NOWHERE) -> Any:
-        """A data file's records, validated; or, for a file an earlier check validated
-        with the same bytes under the same manifest, what that validation gave."""
-        key, types = self._rows_key(file, record, shape, path, sheet)
-        if key is not None:
-            kept = self._recall(key, types, path)
-            if kept is not None:
-                return kept
-        before = len(self.findings)
-        value = self._validated(file, where, record, shape, path, sheet, sheet_where)
-        if key is not None:
-            self.rows.keep(key, (_plain(value), self.findings.items[before:],
-                                 self.dropped.get(path), path in self.damaged))
-        return value
-
-    def kept_records(self, file: str, record: RecordType, shape: str, path: str,
-                     sheet: str = "") -> Any:
-        """What `records` gives for a file an earlier check validated with the same bytes
-        under the same manifest, or None for a file that must be read and validated."""
-        key, types = self._rows_key(file, record, shape, path, sheet)
-        return None if key is None else self._recall(key, types, path)
-
-    def _rows_key(self, file: str, record: RecordType, shape: str, path: str, sheet: str
-                  ) -> tuple[str | None, dict[str, type] | None]:
-        """The key of a file's validation in the kept rows, from what reading it gives (a
-        read this run records, as the loader's own), and the record types it is made of."""
-        types = _record_types(record) if self.rows is not None else None
-        if types is None or Path(file).is_absolute() or ".." in Path(file).parts:
-            return None, None
-        # Read as the loader reads it (the same limit, so the same answer is recorded).
-        _, answer, problem = reads.look(self.folder / file, max_file_bytes() + 1)
-        if problem is not None:
-            return None, None
-        return self.rows.key(answer, self.shown(self.folder / file), path, shape, sheet), types
-
-    def _recall(self, key: str, types: dict[str, type], path: str) -> Any:
-        kept = self.rows.recall(key)
-        if kept is None:
-            return None
-        value, found, dropped, damaged = kept
-        self.findings.extend(found)
-        if dropped:
-            self.dropped[path] = dropped
-        if damaged:
-            self.damaged.add(path)
-        return _remade(value, types)
-
-    def _validated(self, file: str, where: Location, record: RecordType, shape: str,
-                   path: str, sheet: str, sheet_where: Location) -> Any:
+        """A data file's records, validated."""
         before = len(self.findings.errors)
         document = self.document(file, where, sheet, sheet_where)
         if document is None or document.root is None:
@@ -358,24 +285,16 @@ SHARED_DATA_BYTES = 1_000_000
 
 
 def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
-              lang: str = "", partial: bool = False, run: InTurn | None = None,
-              kept_rows: Callable[[str, tuple[int, ...]], Any] | None = None
+              lang: str = "", partial: bool = False, run: InTurn | None = None
               ) -> Game | None:
     """Read, validate and model one game folder, in the edition of language `lang` (default:
     the language its data is written in); None when it cannot be modelled. With `partial`, a
     game whose manifest is valid but whose data has errors is returned with `complete` False
     and the parts with errors `withheld`, for its rules to run on what is valid. Two or more
-    large data files are read and validated by `run` (pnp.workers.run_tasks: one process
-    each), when it is given; the result is the same. `kept_rows` makes, from what reading
-    game.yaml gave and the limits validation applies, where earlier validations of
-    unchanged data files are kept (pnp.cache.rows.RowCache); the result is the same."""
+    large data files are read and validated by `run` (several processes, one each), when it
+    is given; the result is the same."""
     game_file = folder / GAME_FILE
-    rows = None
-    if kept_rows is not None:
-        _, manifest, problem = reads.look(game_file, max_file_bytes() + 1)
-        rows = kept_rows(manifest, (max_file_bytes(), max_items())) if problem is None \
-            else None
-    loader = _Loader(folder, shown, findings, rows)
+    loader = _Loader(folder, shown, findings)
     # One table's, deck's, board's or page's spec with an error is left out of the manifest
     # (the game is then only checked, never drawn); the others are read as ever.
     info, left_out = validate_entries(load_document(game_file, shown(game_file), findings),
@@ -557,34 +476,25 @@ def _reads_any(deck: DeckSpec, names: set[str]) -> bool:
 def _read_records(loader: _Loader, files: list, types: dict[str, RecordType],
                   run: InTurn | None) -> list[tuple[Any, int]]:
     """The records of each (name, table or deck, shape) in `files` and the number of errors
-    reading them gave. A file an earlier check validated from the same bytes is taken as it
-    was kept, here; the others are read and validated here one after another, or by `run`
-    when there are two or more and they are large. Each is read by a loader of its own,
+    reading them gave, read and validated here one after another, or by `run` when there
+    are two or more and they are large. Each is read by a loader of its own,
     whose findings, dropped items and damaged files are then this one's, in the order of
     `files`."""
     def taken(into: _Loader, value: Any) -> tuple:
         return (value, len(into.findings.errors)), into.findings, into.dropped, into.damaged
 
-    def recalled(name: str, owner, shape: str) -> tuple | None:
-        into = _Loader(loader.folder, loader.shown, Findings(), loader.rows)
-        value = into.kept_records(owner.file, types[name], shape, name, owner.sheet)
-        return None if value is None else taken(into, value)
-
     def read(name: str, owner, shape: str) -> tuple:
-        into = _Loader(loader.folder, loader.shown, Findings(), loader.rows)
+        into = _Loader(loader.folder, loader.shown, Findings())
         return taken(into, into.records(owner.file, owner.where.of("file"), types[name],
                                         shape, name, owner.sheet, owner.where.of("sheet")))
 
-    found = [recalled(*file) if loader.rows is not None else None for file in files]
-    unread = [file for file, result in zip(files, found) if result is None]
-    if run is None or len(unread) < 2 or sum(_size(loader.folder / owner.file)
-                                             for _, owner, _ in unread) < SHARED_DATA_BYTES:
-        read_now = [read(*file) for file in unread]
+    if run is None or len(files) < 2 or sum(_size(loader.folder / owner.file)
+                                            for _, owner, _ in files) < SHARED_DATA_BYTES:
+        read_now = [read(*file) for file in files]
     else:
-        read_now = run([lambda file=file: read(*file) for file in unread])
+        read_now = run([lambda file=file: read(*file) for file in files])
     results = []
-    for result, found_here, dropped, damaged in (
-            each if each is not None else read_now.pop(0) for each in found):
+    for result, found_here, dropped, damaged in read_now:
         loader.findings.extend(found_here)
         loader.dropped.update(dropped)
         loader.damaged.update(damaged)
@@ -597,63 +507,6 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except (OSError, ValueError):
         return 0  # read, and reported, as any other
-
-
-class _Plain(tuple):
-    """A record kept as plain values: its type's name and its fields."""
-
-
-class _KeptInvalid:
-    """INVALID, kept."""
-
-
-def _plain(value: Any) -> Any:
-    """`value` with every record made plain (pnp.cache.rows keeps it so)."""
-    if value is INVALID:
-        return _KeptInvalid()
-    kind = type(value)
-    if hasattr(kind, "__token__"):
-        return _Plain((kind.__qualname__, tuple((column.name, _plain(getattr(value, column.name)))
-                                                for column in dataclasses.fields(value))))
-    if type(value) is tuple:
-        return tuple(_plain(item) for item in value)
-    if type(value) is list:
-        return [_plain(item) for item in value]
-    if type(value) is dict:
-        return {key: _plain(item) for key, item in value.items()}
-    return value
-
-
-def _remade(value: Any, types: dict[str, type]) -> Any:
-    """`_plain`'s value made again, its records as this run's record types."""
-    if isinstance(value, _Plain):
-        name, columns = value
-        return types[name](**{column: _remade(item, types) for column, item in columns})
-    if isinstance(value, _KeptInvalid):
-        return INVALID
-    if type(value) is tuple:
-        return tuple(_remade(item, types) for item in value)
-    if type(value) is list:
-        return [_remade(item, types) for item in value]
-    if type(value) is dict:
-        return {key: _remade(item, types) for key, item in value.items()}
-    return value
-
-
-def _record_types(record: RecordType) -> dict[str, type] | None:
-    """A record type and every record type its fields hold, by name; None when two of them
-    share a name (their records could not be told apart when kept)."""
-    found = {record.cls.__qualname__: record.cls}
-    for spec in record.fields.values():
-        for inner in (spec.record, spec.of.record if spec.of is not None else None):
-            if inner is None:
-                continue
-            more = _record_types(inner)
-            if more is None or any(found.get(name, kind) is not kind
-                                   for name, kind in more.items()):
-                return None
-            found.update(more)
-    return found
 
 
 NOT_BLOCKING = {"text-budget", "field-items"}

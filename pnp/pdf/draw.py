@@ -23,7 +23,7 @@ import cairosvg.surface
 
 from ..load.assets import refuse_fetch
 from .fasttext import draw_text
-from ..fonts import use_bundled_fonts
+from ..fonts import use_bundled_fonts, use_fonts
 from ..libraries import load_whole
 from ..layout.plans import DocumentInfo, PagePlan, PageTransform, svg_size_mm
 from ..units import Rect, Size, mm_to_pt
@@ -147,6 +147,13 @@ def render_pdf(pages: list[PagePlan], info: DocumentInfo) -> bytes:
     """Draw the pages with cairo, then add page boxes and print settings with pikepdf."""
     finish = load_whole("pnp.pdf.finish")  # not loaded by the drawing processes, which draw
     return finish.finish_document([draw_pages(pages)], pages, info)
+
+
+def draw_part(pages: list[PagePlan], fonts: tuple[str, ...] = ()) -> bytes:
+    """A part of a document's pages, drawn with the bundled fonts and a game's own `fonts`
+    (a worker may draw for several games: each adds its own)."""
+    use_fonts(fonts)
+    return draw_pages(pages)
 
 
 def draw_pages(pages: list[PagePlan]) -> bytes:

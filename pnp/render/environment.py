@@ -17,12 +17,7 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 from .. import reads
-from ..cache.jinja import CachedCompiling, bytecode_cache
 from ..findings import display_path
-
-
-class Environment(CachedCompiling, jinja2.Environment):
-    """Jinja, with compiled templates and labels kept between runs (pnp.cache.jinja)."""
 
 
 class TemplateLoader(jinja2.BaseLoader):
@@ -44,7 +39,7 @@ class TemplateLoader(jinja2.BaseLoader):
         # else inside the folder itself (pnp's own templates).
         self.inside = {folder: root if root and reads.is_inside(folder, root) else folder
                        for folder in searchpath}
-        # The source of each template read, by its read's answer (pnp.cache.sheets asks
+        # The source of each template read, by its read's answer (pnp.engine.memo asks
         # which of those a piece of work read name `game`).
         self.sources: dict[str, str] = {}
         self.shown_sources: dict[str, str] = {}  # by the name findings show: macros' too
@@ -80,10 +75,13 @@ class TemplateLoader(jinja2.BaseLoader):
         return source, shown, uptodate
 
 
-def template_environment(template_dirs: list[Path], root: Path | None = None) -> Environment:
+def template_environment(template_dirs: list[Path], root: Path | None = None,
+                         bytecode_cache: jinja2.BytecodeCache | None = None
+                         ) -> jinja2.Environment:
     """The environment that renders templates found in `template_dirs` (first found first),
-    reading only inside the project folder `root` when a folder is in it."""
-    env = Environment(
+    reading only inside the project folder `root` when a folder is in it, keeping compiled
+    templates in `bytecode_cache` if one is handed in (the pipeline hands the engine's)."""
+    env = jinja2.Environment(
         loader=TemplateLoader([str(d) for d in template_dirs],
                               str(root) if root is not None else None),
         autoescape=True,
@@ -91,7 +89,7 @@ def template_environment(template_dirs: list[Path], root: Path | None = None) ->
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        bytecode_cache=bytecode_cache(),
+        bytecode_cache=bytecode_cache,
     )
     env.filters["n"] = number
     return env

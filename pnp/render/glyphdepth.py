@@ -4,21 +4,18 @@ out, as a fraction of the font size.
 A font's descent is the deepest any of its glyphs may go, for line spacing. Whether a text's
 ink crosses the bottom of its box depends on the glyphs its last line prints: "ABC" has no
 depth at all, "gypsy" most of the descent. The depths are read from the font file's glyph
-boxes (the `glyf` table), once per file: kept in the user cache by the file's SHA-256, as the
-font's other measures are (pnp.fonts). A font without that table (a CFF-flavoured OpenType
+boxes (the `glyf` table), once per file and process (about 15 ms a font: not kept between
+runs). A font without that table (a CFF-flavoured OpenType
 file) gives None, and text fitting then takes the font's descent for every glyph.
 """
 
 from __future__ import annotations
 
-import hashlib
-import marshal
 import struct
 from functools import cache
 from pathlib import Path
 
 from .. import reads
-from ..cache import store
 from ..fonts import FontFace, font_dir
 
 
@@ -31,22 +28,10 @@ def glyph_depths(face: FontFace) -> dict[int, float] | None:
 
 @cache
 def _depths(path: str) -> dict[int, float] | None:
-    data, _, error = reads.look(Path(path), inside=Path(path).parent)
+    _, _, error = reads.look(Path(path), inside=Path(path).parent)  # confined, and noted
     if error is not None:
         return None
-    where = store.folder("glyph-depths", "render/glyphdepth.py")
-    key = hashlib.sha256(data).hexdigest()
-    kept = store.read(where, key)
-    try:
-        return marshal.loads(kept)[0] if kept else _keep(where, key, path)
-    except (ValueError, EOFError, TypeError, IndexError):
-        return _keep(where, key, path)
-
-
-def _keep(where, key: str, path: str) -> dict[int, float] | None:
-    depths = _read_depths(path)
-    store.write(where, key, marshal.dumps((depths,)))
-    return depths
+    return _read_depths(path)
 
 
 def _read_depths(path: str) -> dict[int, float] | None:

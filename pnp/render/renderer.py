@@ -40,8 +40,11 @@ class Renderer:
 
     def __init__(self, template_dirs: list[Path], icons: dict[str, dict[str, str]],
                  globals_: dict[str, Any], art_folder: Path | None = None,
-                 root: Path | None = None, fonts: FontTable = BUNDLED):
-        self.env = template_environment(template_dirs, root)
+                 root: Path | None = None, fonts: FontTable = BUNDLED,
+                 bytecode_cache=None):
+        """`bytecode_cache`: where compiled templates are kept between runs, if anywhere
+        (a jinja2.BytecodeCache: the pipeline hands in the engine's)."""
+        self.env = template_environment(template_dirs, root, bytecode_cache)
         self.report = Report(self.env)
         self.helpers = TemplateHelpers(self.env, self.report, icons, fonts, art_folder)
         self.info = globals_.get("info")

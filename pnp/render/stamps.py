@@ -17,6 +17,7 @@ print); they are computed all the same, for the build history and `pnp diff`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -24,9 +25,10 @@ import weakref
 from typing import Any
 
 import jinja2
+import jinja2.meta
+from jinja2 import nodes
 from markupsafe import escape
 
-from ..cache.jinja import reads_name, template_reads
 from .environment import number
 from .renderer import Face, Renderer
 from ..units import PX_PER_MM, Size
@@ -82,7 +84,8 @@ def _source_facts(env: jinja2.Environment, source: str) -> tuple[str, bool]:
     """A template source's hash and whether it reads `card`, parsed once per process."""
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     if digest not in _FACTS:
-        _FACTS[digest] = (digest, reads_name(env, source, "card"))
+        _FACTS[digest] = (digest, "card" in jinja2.meta.find_undeclared_variables(
+            env.parse(source)))
     return _FACTS[digest]
 
 
@@ -111,6 +114,16 @@ def _reads_item(env: jinja2.Environment, template: str, seen: set[str]) -> bool:
         return True
     return "card" in names or any(name is None or _reads_item(env, name, seen)
                                   for name in referenced)
+
+
+@functools.lru_cache(maxsize=1024)
+def template_reads(env: jinja2.Environment, source: str
+                   ) -> tuple[frozenset[str], tuple[str | None, ...]]:
+    """Every name a template source loads anywhere (globals and its own variables alike) and
+    the templates it includes, imports or extends, None for one named by an expression."""
+    tree = env.parse(source)
+    return (frozenset(name.name for name in tree.find_all(nodes.Name) if name.ctx == "load"),
+            tuple(jinja2.meta.find_referenced_templates(tree)))
 
 
 def compute_stamp(renderer: Renderer, template: str, item: Any) -> str:

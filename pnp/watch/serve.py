@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .. import collector
+from ..engine import runtime as collector
 
 DEBOUNCE_MS = 300
 

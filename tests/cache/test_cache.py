@@ -18,7 +18,9 @@ import pytest
 import pnp.cache.pdfs
 import pnp.fonts
 import pnp.layout.layouts
-import pnp.workers
+import pnp.engine.workers
+import pnp.pdf.draw
+from pnp.pdf import DRAWING
 from conftest import REPO
 
 POKER = REPO / "bench" / "poker"
@@ -43,7 +45,7 @@ def _no_drawing(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("a PDF was drawn")
 
-    monkeypatch.setattr(pnp.workers, "draw_pages", refuse)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", refuse)
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -55,15 +57,15 @@ def _edit(path: Path, old: str, new: str) -> None:
 # -- workers -----------------------------------------------------------------------------------
 
 def test_two_processes_write_the_bytes_one_process_writes(poker, run, monkeypatch):
-    monkeypatch.setattr(pnp.workers, "PART_PAGES", 4)  # 12 pages: drawn in 3 parts
-    assert [len(r) for r in pnp.workers.split(12)] == [4, 4, 4]
-    here, real = [], pnp.workers.draw_pages
+    monkeypatch.setattr(pnp.engine.workers, "PART_PAGES", 4)  # 12 pages: drawn in 3 parts
+    assert [len(r) for r in pnp.engine.workers.split(12)] == [4, 4, 4]
+    here, real = [], pnp.pdf.draw.draw_pages
 
     def drawn_here(plans):
         here.append(len(plans))
         return real(plans)
 
-    monkeypatch.setattr(pnp.workers, "draw_pages", drawn_here)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", drawn_here)
     one = run("build", "-j", "1", "--no-cache", "--out", "one")
     assert here == [4, 4, 4]  # one process: every part drawn in it
     here.clear()
@@ -71,8 +73,8 @@ def test_two_processes_write_the_bytes_one_process_writes(poker, run, monkeypatc
 
     class Pool(concurrent.futures.ProcessPoolExecutor):
         def submit(self, function, *args):
-            if function is pnp.workers._draw_part:
-                sent.append(len(args[0]))
+            if args and args[0] == DRAWING["draw"]:
+                sent.append(len(args[1]))
             return super().submit(function, *args)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
@@ -104,7 +106,7 @@ def test_every_pdf_of_a_kit_is_the_same_from_workers_as_from_one_process(project
 
 def test_parts_keep_a_fronts_page_with_its_backs_page():
     for pages in (2, 10, 64, 66, 130, 200):
-        parts = pnp.workers.split(pages)
+        parts = pnp.engine.workers.split(pages)
         assert sum(len(p) for p in parts) == pages
         assert [p.start for p in parts] == sorted({p.start for p in parts})
         assert all(p.start % 2 == 0 for p in parts)
@@ -216,7 +218,7 @@ def test_an_interrupted_cached_build_leaves_a_usable_cache_and_the_old_pdfs(proj
     old = {p.name: p.read_bytes() for p in folder.glob("*.pdf")}
     record = (folder / pnp.cache.pdfs.CACHE_FILE).read_bytes()
     _edit(project / "content/downturn/game.yaml", "title: Downturn", "title: Downturn Revised")
-    real, calls = pnp.workers.draw_pages, []
+    real, calls = pnp.pdf.draw.draw_pages, []
 
     def fail_second(*args, **kwargs):
         calls.append(1)
@@ -224,11 +226,11 @@ def test_an_interrupted_cached_build_leaves_a_usable_cache_and_the_old_pdfs(proj
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pnp.workers, "draw_pages", fail_second)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", fail_second)
     assert run("build", *sheets).code == 130
     assert {p.name: p.read_bytes() for p in folder.glob("*.pdf")} == old
     assert (folder / pnp.cache.pdfs.CACHE_FILE).read_bytes() == record
-    monkeypatch.setattr(pnp.workers, "draw_pages", real)
+    monkeypatch.setattr(pnp.pdf.draw, "draw_pages", real)
     result = run("build", *sheets)  # the content changed: both are drawn again ...
     assert result.out.count("wrote") == 2, result.err
     files = json.loads((folder / pnp.cache.pdfs.CACHE_FILE).read_text())["files"]

@@ -21,7 +21,7 @@ a printer profile) one edit at a time:
   and of art.svg (one refused);
 - pnp's own code changed, as an upgrade or a `git pull` changes it: what it writes into every
   PDF (the document's Producer) and, as a changed file would, what pnp's installation is
-  (pnp.cache.store.installation, the one key every kept kind has for pnp's code); in-process,
+  (pnp.engine.store.installation, the one key every kept kind has for pnp's code); in-process,
   both are set on the loaded modules and put back when the example ends;
 - and which layout, printer and paper the builds ask for (`prop` or `home`, `office` or none,
   A4 or Letter).
@@ -87,7 +87,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from pnp.cache import store
+from pnp.engine import store
 from pnp.pdf import finish
 from pnp.entry import run as pnp
 

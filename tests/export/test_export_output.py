@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import pnp.output
-import pnp.workers
+import pnp.engine.workers
 from pnp.output import OLD_PREFIX, STAGING_PREFIX
 
 from conftest import edit

@@ -1,5 +1,5 @@
 """A game's data files read and validated by several processes (pnp.load.model, given
-pnp.workers.run_tasks) give the game, the findings and the sheets one process gives."""
+pnp.engine.workers.run_tasks) give the game, the findings and the sheets one process gives."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pnp.load.model
 from pnp.findings import Findings
 from pnp.load.model import load_game
 from pnp.pipeline import Project, check_game
-from pnp.workers import run_tasks
+from pnp.engine.workers import run_tasks
 
 from conftest import REPO, add_game, edit
 

@@ -19,6 +19,7 @@ import pytest
 
 from conftest import REPO, add_game, edit, line_of
 from pnp import reads
+from pnp.engine import reads as recorded
 from pnp.findings import Findings, Location
 from pnp.load.model import load_game
 from pnp.load.spreadsheet import MAX_UNPACKED_BYTES
@@ -75,7 +76,7 @@ def test_the_banking_kit_from_workbooks_prints_the_same_pdfs_byte_for_byte(tmp_p
 def test_the_workbook_is_read_through_pnp_reads(tmp_path):
     root = banking(tmp_path, spreadsheet=True)
     findings = Findings()
-    with reads.recording() as record:
+    with recorded.recording() as record:
         game = load_game(root / GAME, lambda p: p.relative_to(root).as_posix(), findings)
     assert game is not None and not findings.errors, [f.format() for f in findings]
     assert record.reads[str(root / CARDS)] == reads.digest((root / CARDS).read_bytes())

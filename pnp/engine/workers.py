@@ -45,15 +45,10 @@ import sys
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
 from . import reads
-from .libraries import load_whole
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
-    from .layout.plans import DocumentInfo, PagePlan
+from ..libraries import load_whole
 
 # concurrent.futures and multiprocessing are imported where a pool is made (about 20 ms): a
 # check with one sheet to draw runs it here and never loads them.
@@ -62,8 +57,8 @@ __all__ = ["Job", "Drawing", "Progress", "default_jobs", "run_tasks", "split", "
 
 PART_PAGES = 64  # a PDF with more pages is drawn in parts of at most this many
 # What the fork server imports once, for every worker it forks (a pool's worker runs in
-# concurrent.futures.process).
-PRELOAD = ["concurrent.futures.process", "pnp.workers", "pnp.pdf.draw"]
+# concurrent.futures.process), besides the modules a Drawing is handed.
+PRELOAD = ["concurrent.futures.process", "pnp.engine.workers"]
 
 Progress = Callable[[int, int], None]  # (pages drawn, pages in all)
 
@@ -73,8 +68,8 @@ class Job:
     """One PDF to draw; `name` is what progress shows."""
 
     name: str
-    plans: Sequence[PagePlan]
-    document: DocumentInfo
+    plans: Sequence  # the pages (pnp.layout.plans.PagePlan)
+    document: object  # its metadata (pnp.layout.plans.DocumentInfo)
     fonts: tuple[str, ...] = ()  # the game's own font files, besides the bundled ones
 
 
@@ -99,30 +94,17 @@ def split(pages: int) -> list[range]:
     return [range(start, min(start + size, pages)) for start in range(0, pages, size)]
 
 
-def draw_pages(plans: list[PagePlan]) -> bytes:
-    from .pdf.draw import draw_pages as draw
-
-    return draw(plans)
-
-
-def finish_document(parts: list[bytes], plans: list[PagePlan], document: DocumentInfo) -> bytes:
-    return _finishing().finish_document(parts, plans, document)
+def _named(name: str) -> Callable:
+    """The function `module:function` names, its module loaded whole (pnp.libraries)."""
+    module, function = name.split(":")
+    return getattr(load_whole(module), function)
 
 
-def _finishing():
-    """pnp.pdf.finish, loaded whole (pnp.libraries.load_whole: it loads pikepdf)."""
-    return load_whole("pnp.pdf.finish")
+def _call(name: str, *args):
+    return _named(name)(*args)
 
 
-def _draw_part(plans: list[PagePlan], fonts: tuple[str, ...] = ()) -> bytes:
-    """A part's pages, as cairo draws them (`finish_document` makes the document)."""
-    from .fonts import use_fonts  # not loaded by `pnp.cli`, which imports this module first
-
-    use_fonts(fonts)  # a worker may draw for several games: each adds its own fonts
-    return draw_pages(plans)
-
-
-def _drawing_work(plans: Sequence[PagePlan]) -> int:
+def _drawing_work(plans: Sequence) -> int:
     """How long pages take to draw, roughly: the SVG elements they hold (cairosvg draws
     element by element; a page count misses a page of many small cards)."""
     return sum(plan.furniture.count("<") + sum(place.svg.count("<") for place in plan.placements)
@@ -132,19 +114,24 @@ def _drawing_work(plans: Sequence[PagePlan]) -> int:
 class Drawing:
     """The drawing of one build's PDFs by `workers` processes (1: in this one, with no pool).
 
-    Made before the check, so the fork server loads the drawing libraries meanwhile; `draw`
-    then draws the jobs, as often as asked; leaving the `with` block shuts the pool down, and
-    on an exception kills its workers first.
+    Handed what draws, by name (`module:function`, imported where it runs): `draw(plans,
+    fonts)` draws a part's pages, `finish(parts, plans, document)` joins them into the
+    document; `preload`, the modules the workers load once (pnp.pdf.DRAWING). Made before
+    the check, so the fork server loads the drawing libraries meanwhile; `draw` then draws
+    the jobs, as often as asked; leaving the `with` block shuts the pool down, and on an
+    exception kills its workers first.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, draw: str, finish: str,
+                 preload: Sequence[str] = ()) -> None:
         self.workers = max(1, workers)
+        self.draw_part, self.finish = draw, finish
         self._pool = None
         if self.workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=_drawing_context(),
-                                             initializer=_start_worker)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=_drawing_context(
+                preload), initializer=_start_worker)
 
     def __enter__(self) -> Drawing:
         return self
@@ -176,20 +163,20 @@ class Drawing:
             left[n] -= 1
             if not left[n]:
                 mine = [drawn.pop(i) for i, (owner, _) in enumerate(parts) if owner == n]
-                documents[n] = finish_document(mine, list(jobs[n].plans), jobs[n].document)
+                documents[n] = _call(self.finish, mine, list(jobs[n].plans), jobs[n].document)
 
         if self._pool is None or not parts:
             if meanwhile:
                 meanwhile()
             for index, (plans, fonts) in enumerate(work):
-                finished(index, _draw_part(plans, fonts))
+                finished(index, _call(self.draw_part, plans, fonts))
         else:
             from concurrent.futures import FIRST_COMPLETED, wait
 
             # The longest parts first, so no worker is left drawing a long one alone at the end.
             order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))
-            pending = {self._pool.submit(_draw_part, *work[i]): i for i in order}
-            _finishing()  # pikepdf loads here while the workers draw
+            pending = {self._pool.submit(_call, self.draw_part, *work[i]): i for i in order}
+            _named(self.finish)  # its libraries (pikepdf) load here while the workers draw
 
             if meanwhile:
                 meanwhile()
@@ -255,15 +242,15 @@ def _run_task(number: int) -> tuple[object, dict[str, str], bool]:
     return result, record.reads, record.mixed
 
 
-def start_drawing() -> None:
+def start_drawing(preload: Sequence[str] = ()) -> None:
     """Start the fork server now, so it loads the drawing libraries while this process loads
     pnp's stages and checks the content (pnp.cli calls it before it imports a command that
     draws); a `Drawing` made later forks its workers from it. Nothing happens where there is
     no fork server (Windows) or one is running."""
-    _drawing_context()
+    _drawing_context(preload)
 
 
-def _drawing_context():
+def _drawing_context(preload: Sequence[str] = ()):
     """The drawing pool's start method: the fork server, started now with the drawing
     modules preloaded; where there is none (Windows), new interpreters."""
     import multiprocessing
@@ -272,7 +259,7 @@ def _drawing_context():
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(PRELOAD)  # a server already running keeps what it loaded
+    context.set_forkserver_preload([*PRELOAD, *preload])  # a server already running keeps what it loaded
     with _ctrl_c_ignored():
         forkserver.ensure_running()
     return context
@@ -308,7 +295,7 @@ def _leave_with(parent) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _shut_down(pool: ProcessPoolExecutor, cancel: bool) -> None:
+def _shut_down(pool, cancel: bool) -> None:
     """Wait for the pool's workers to leave; with `cancel`, kill them first (the work is
     discarded). A process has one pool with workers at a time, so every worker this process
     started is the pool's."""

@@ -19,9 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pnp import reads
-from pnp.cache import answers, jinja, store
+from pnp.engine import reads as recorded
+from pnp.engine import answers, jinja, store
 from pnp.cache.pdfs import CACHE_FILE, BuildCache
-from pnp.cache.sheets import SheetCache
+from pnp.engine.memo import SheetCache
 from pnp.history import record as history
 
 FEW = settings(max_examples=40, deadline=None,
@@ -88,7 +89,7 @@ class Options:
 def sheet_cache(root: Path) -> SheetCache:
     env = SimpleNamespace(loader=SimpleNamespace(sources={}), globals={"lang": "en"})
     return SheetCache(root, "game", SimpleNamespace(env=env), "letter", Options(),
-                      reads.Record(), {})
+                      recorded.Record(), {})
 
 
 WORK = st.recursive(st.none() | st.booleans() | st.integers() | TEXT | st.floats(allow_nan=False),
@@ -109,7 +110,7 @@ def test_the_sheet_cache_recalls_what_it_kept_and_no_damaged_entry(tmp_path_fact
     key = kept.key(sheet, 0, 1)
     assert key is not None
     assert kept.recall(sheet, 0, key) is None
-    with reads.recording() as drawn:
+    with recorded.recording() as drawn:
         reads.read_file(template)
     kept.keep(sheet, 0, key, work, drawn)
     again = sheet_cache(root)  # as the next check makes it
@@ -125,7 +126,7 @@ def test_the_sheet_cache_recalls_nothing_once_a_file_read_changed(tmp_path, user
     template.write_text("<svg/>", encoding="utf-8")
     kept, sheet = sheet_cache(tmp_path), Sheet("cards", ("a",))
     key = kept.key(sheet, 0, 1)
-    with reads.recording() as drawn:
+    with recorded.recording() as drawn:
         reads.read_file(template)
     kept.keep(sheet, 0, key, {"faces": ["<svg/>"]}, drawn)
     assert sheet_cache(tmp_path).recall(sheet, 0, key) == {"faces": ["<svg/>"]}
@@ -176,45 +177,6 @@ def test_a_remembered_answer_changed_in_what_it_prints_is_not_replayed(tmp_path,
 
 # -- compiled Jinja --------------------------------------------------------------------------
 
-class Env(jinja.CachedCompiling, jinja2.Environment):
-    pass
-
-
-SOURCES = st.lists(st.sampled_from(["a", "b", "card", "deck", "x_1"]), min_size=1,
-                   max_size=4).map(lambda names: " ".join("{{ " + n + " }}" for n in names))
-
-
-@FEW
-@given(source=SOURCES, data=st.data())
-def test_the_names_a_template_reads_come_back_from_the_store_and_not_once_damaged(
-        user_cache, monkeypatch, source, data):
-    env = Env()
-    expected = tuple(sorted(set(source.replace("{{", "").replace("}}", "").split())))
-    monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())
-    assert jinja.names_read(env, source) == expected
-    monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())  # a new process
-    with monkeypatch.context() as patch:
-        patch.setattr(Env, "parse", lambda *a, **k: pytest.fail("parsed again"))
-        assert jinja.names_read(env, source) == expected  # from the store
-    damaged_entry(data, jinja._folder(), f"reads\0{jinja._options(env)}\0{source}")
-    monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())
-    assert jinja.names_read(env, source) == expected  # parsed again, never a damaged answer
-
-
-@FEW
-@given(number=st.integers(-1000, 1000), data=st.data())
-def test_compiled_code_comes_back_from_the_store_and_not_once_damaged(user_cache, monkeypatch,
-                                                                      number, data):
-    source = "{{ a + %d }}" % number
-    monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())
-    assert Env().from_string(source).render(a=1) == str(1 + number)
-    key = f"template\0{jinja._options(Env())}\0False\0{source}"
-    assert isinstance(marshal.loads(store.read(jinja._folder(), key)), type(compile("", "", "exec")))
-    damaged_entry(data, jinja._folder(), key)
-    monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())
-    assert Env().from_string(source).render(a=2) == str(2 + number)
-
-
 @FEW
 @given(number=st.integers(-1000, 1000), data=st.data())
 def test_a_templates_bytecode_comes_back_from_its_file_and_not_once_damaged(
@@ -227,17 +189,14 @@ def test_a_templates_bytecode_comes_back_from_its_file_and_not_once_damaged(
                                  bytecode_cache=jinja.bytecode_cache())
         return env.get_template("face.svg.j2").render(a=a)
 
-    monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())
     assert render(1) == f"<svg>{1 + number}</svg>"
-    kept = list(jinja._folder().glob("__jinja2_*.cache"))
+    kept = list(store.folder("jinja").glob("__jinja2_*.cache"))
     assert kept
-    monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())  # a new process
-    with monkeypatch.context() as patch:
+    with monkeypatch.context() as patch:  # a new environment: the code from the file
         patch.setattr(jinja2.Environment, "_compile", lambda *a, **k: pytest.fail("compiled"))
         assert render(2) == f"<svg>{2 + number}</svg>"
     for path in kept:
         path.write_bytes(data.draw(damage(path.read_bytes())))
-    monkeypatch.setattr(jinja, "_MEMORY", jinja._Memory())
     assert render(3) == f"<svg>{3 + number}</svg>"
 
 

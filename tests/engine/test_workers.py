@@ -1,4 +1,4 @@
-"""Worker processes (pnp.workers): results come back in order, whichever process made them; an
+"""Worker processes (pnp.engine.workers): results come back in order, whichever process made them; an
 error in a worker is raised here, as with one process; Ctrl-C stops the workers and changes no
 output; -j, else PNP_JOBS, says how many; and no process is left behind.
 
@@ -26,10 +26,11 @@ import pytest
 
 import pnp.commands.build
 import pnp.pipeline
-import pnp.workers
+import pnp.engine.workers
 from conftest import BASELINE_SHEETS, REPO, edit
 from pnp.pipeline import Project, check_game
-from pnp.workers import Drawing, Job, default_jobs, run_tasks
+from pnp.engine.workers import Drawing, Job, default_jobs, run_tasks
+from pnp.pdf import DRAWING
 
 # -- a check's tasks --------------------------------------------------------------------------
 
@@ -112,10 +113,10 @@ def test_a_check_with_workers_shares_its_sheets(project, monkeypatch):
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
     assert check_game(Project(project), "downturn", jobs=2).ok
     assert pools == [2]
-    # One card edited: its part is drawn here, with the rules, and no pool is started.
+    # One card edited: its part, the cover (which reads the game's data) and the rules.
     edit(project / "content/downturn/events.yaml", "Stability +1.", "Stability +1 (edited).")
     checked = check_game(Project(project), "downturn", jobs=2)
-    assert checked.ok and pools == [2]
+    assert checked.ok and pools == [2, 2]
     assert any("Stability +1 (edited)." in face.svg for sheet in checked.sheets
                for face in getattr(sheet, "fronts", ()))
 
@@ -138,10 +139,10 @@ def test_pdfs_come_back_in_order_and_the_same_from_workers(tmp_path, monkeypatch
     plans = list(output.plans)
     jobs = [Job("a", plans[:2], output.document), Job("b", plans, output.document),
             Job("c", plans[4:6], output.document)]
-    monkeypatch.setattr(pnp.workers, "PART_PAGES", 4)
+    monkeypatch.setattr(pnp.engine.workers, "PART_PAGES", 4)
     drawn = {}
     for workers in (1, 2):
-        with Drawing(workers) as drawing:
+        with Drawing(workers, **DRAWING) as drawing:
             drawn[workers] = drawing.draw(jobs)
         assert multiprocessing.active_children() == []
     assert [_pages(data) for data in drawn[2]] == [2, 12, 2]
@@ -157,9 +158,9 @@ def test_j_then_pnp_jobs_sets_the_processes(project, run, monkeypatch, jobs_env,
     asked = []
 
     class Noted(Drawing):
-        def __init__(self, workers: int) -> None:
+        def __init__(self, workers: int, **drawing) -> None:
             asked.append(("draw", workers))
-            super().__init__(1)  # what is asked is the point here, not the processes
+            super().__init__(1, **drawing)  # what is asked is the point here, not the processes
 
     def noted_tasks(tasks, workers, *how):
         asked.append(("check", workers))
@@ -209,10 +210,10 @@ HOOK = textwrap.dedent("""
 
 BUILD = textwrap.dedent("""
     import sys
-    import pnp.workers
+    import pnp.engine.workers
     from pnp.cli import main
 
-    pnp.workers.PRELOAD.append("worker_hook")
+    pnp.engine.workers.PRELOAD.append("worker_hook")
     sys.exit(main(sys.argv[1:]))
 """)
 
@@ -325,7 +326,8 @@ def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
     and SIGTERM held (pnp.libraries.load_whole), and takes the signal once it has loaded."""
     probe = textwrap.dedent("""
         import importlib, os, signal, sys, threading, time
-        import pnp.workers as workers
+        import pnp.engine.workers as workers
+        from pnp.pdf import DRAWING
         real = importlib.import_module
         # Another thread, as the pool's own thread is while a build draws: the signal may be
         # taken there, however this thread's mask is set, and acted on here.
@@ -337,7 +339,7 @@ def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
 
         importlib.import_module = loading
         try:
-            workers._finishing()
+            workers._named(DRAWING["finish"])
         except KeyboardInterrupt:
             print("interrupted after loading:", "pikepdf" in sys.modules)
     """)

@@ -35,8 +35,7 @@ import time
 from contextlib import contextmanager
 from collections.abc import Iterator
 
-from .. import reads
-from . import store
+from . import reads, store
 
 FORMAT = 3
 KIND = "answers"
@@ -104,10 +103,9 @@ def replay(argv: list[str]) -> int | None:
     if not argv or argv[0] not in COMMANDS or "--no-cache" in argv:
         return None
     try:
-        data = store.read(store.folder(KIND), _key(argv))
-        if data is None:
+        entry = store.read_value(store.folder(KIND), _key(argv))
+        if entry is None:
             return None
-        entry = json.loads(data)
         if (entry["format"] != FORMAT or entry["distributions"] != _distributions()
                 or entry["installation"] != store.installation()
                 or any(_stat(path) != found for path, found in entry["code"].items())
@@ -230,11 +228,7 @@ def _write(run: _Run, record: reads.Record, stdout: str, stderr: str) -> None:
              "reads": record.reads, "code": _code(), "distributions": _distributions(),
              "installation": store.installation(),
              "output": output, "outputs": _tree(output) if output else None}
-    try:
-        store.write(store.folder(KIND), _key(run.argv),
-                    json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-    except (OSError, ValueError):
-        pass  # not kept: the next run only takes longer
+    store.write_value(store.folder(KIND), _key(run.argv), entry)  # best effort
 
 
 __all__ = ["replay", "remembering", "keep", "elapsed", "elapsed_again", "git_head"]

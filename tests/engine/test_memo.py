@@ -1,5 +1,5 @@
 """The sheet cache: a check draws again only the sheets that read something that changed,
-and what it hands on is what a check drawing everything hands on (pnp.cache.sheets)."""
+and what it hands on is what a check drawing everything hands on (pnp.engine.memo)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from pnp.compose.cover import KitPart
 from conftest import REPO
 from measures import forget_font_measures
 from pnp.pipeline import Project, check_game
-from pnp.cache.sheets import UNPICKLABLE, value_digest
+from pnp.engine.memo import value_digest
+from pnp.engine.store import UNPICKLABLE
 
 EVENT_TEXT = 'effect: "Stability +1."'
 
@@ -86,9 +87,10 @@ def test_a_recheck_draws_only_what_an_edit_touched(project, drawn):
     assert drawn() == set()
     edit(project / "content/downturn/events.yaml", EVENT_TEXT,
          'effect: "Stability +1, and a much longer line of text to fit."')
-    # The board's template reads the regions, banks and tracks through `game`, and the cover's
-    # the optional rules: neither reads the events, so neither is drawn again.
-    assert drawn() == {"events"}
+    # The board's template reads the regions, banks and tracks as `game.<name>`: it does not
+    # read the events, so it is not drawn again. The cover's reads `game[...]`, a part named
+    # by its data, which could be any: it is drawn again after an edit to any data file.
+    assert drawn() == {"events", "cover"}
     assert drawn() == set()
 
 
@@ -114,7 +116,7 @@ def test_what_a_cached_check_hands_on_is_what_a_full_check_does(project, drawn):
                        "title: Downturn Revised"), ALL),
     # Data only the board reads, through `game`.
     (lambda root: edit(root / "content/downturn/regions.yaml", "max: 8}", "max: 9}"),
-     {"board"}),
+     {"board", "cover"}),
     # The icons' macros, shadowed: the sheets that draw an icon, in their text or their own.
     (lambda root: shadow(root / "templates/common", "icons.svg.j2"),
      {"events", "aids", "board"}),
@@ -185,7 +187,7 @@ def test_game_read_through_an_imported_macro_counts(project, drawn):
          '{% import "count.svg.j2" as count %}<!-- {{ count.regions() }} --></svg>')
     drawn()
     edit(project / "content/downturn/regions.yaml", "max: 8}", "max: 9}")
-    assert drawn() == {"cubes", "board"}
+    assert drawn() == {"cubes", "board", "cover"}  # the cover reads game[...]
 
 
 def test_a_deck_made_from_other_tables_read_through_game_counts_them_all(project, drawn):
@@ -292,16 +294,16 @@ def test_a_template_created_after_a_check_that_missed_it_is_drawn(project, run,
 
 def test_a_sheet_whose_values_cannot_be_pickled_is_drawn_every_time(project, drawn,
                                                                       monkeypatch):
-    import pnp.cache.sheets
+    import pnp.engine.memo
 
-    real = pnp.cache.sheets.value_digest
+    real = pnp.engine.memo.value_digest
 
     def digest(value):
         if getattr(value, "name", None) == "markers" and not isinstance(value, KitPart):
             raise pickle.PicklingError("a value pickle cannot write")
         return real(value)
 
-    monkeypatch.setattr(pnp.cache.sheets, "value_digest", digest)
+    monkeypatch.setattr(pnp.engine.memo, "value_digest", digest)
     assert drawn() == ALL
     assert drawn() == {"markers"}
     parts = parts_of(check_game(Project(project), "downturn", jobs=1))

@@ -1,5 +1,5 @@
 """The user cache: one place, a cap for every kind it keeps, pruning oldest first, and
-`pnp cache` / `pnp cache clear`; deleting any of it is safe (pnp.cache.store)."""
+`pnp cache` / `pnp cache clear`; deleting any of it is safe (pnp.engine.store)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.cache import store
+from pnp.engine import store
 from pnp.pipeline import Project, check_game
 
 

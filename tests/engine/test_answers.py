@@ -1,4 +1,4 @@
-"""Remembered answers (pnp.cache.answers): `pnp check` and `pnp build` run again with nothing
+"""Remembered answers (pnp.engine.answers): `pnp check` and `pnp build` run again with nothing
 changed print what they printed before without running the pipeline; any change to what the
 run read, to its output folder or to its command line runs it."""
 

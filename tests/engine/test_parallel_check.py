@@ -1,5 +1,5 @@
 """Check on several processes: a game's sheets are shared between processes forked from this one
-(pnp.workers.run_tasks), and the findings and page plans are the same as from one process."""
+(pnp.engine.workers.run_tasks), and the findings and page plans are the same as from one process."""
 
 from __future__ import annotations
 

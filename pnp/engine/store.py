@@ -7,10 +7,11 @@ Where: `$PNP_CACHE_DIR`, else the platform's cache folder: `$XDG_CACHE_HOME/pnp`
 `%LOCALAPPDATA%\\pnp\\Cache` (Windows). Never in the project. `pnp cache` prints where it is
 and its size; `pnp cache clear` removes it.
 
-Each kind of value (compiled Jinja, a check's sheets, font metrics, ...) has a folder of its
-own, `<kind>-<16 hex digits>`, the digits a digest of everything that shapes the values
-(Python's version, library versions, the source of the modules that make them): a change to
-any of them starts afresh in a new folder, and the old one is pruned away. Entries are files
+Each kind of value (compiled Jinja, a check's sheets, remembered answers) has a folder of its
+own, `<kind>-<16 hex digits>`, the digits a digest of pnp's whole installation
+(`installation()`: every file of pnp, the installed distributions, Python's version). That
+is the one key of pnp's own code for every kind: a change to any file of pnp, or an upgraded
+library, starts afresh in new folders, and the old ones are pruned away. Entries are files
 named by the SHA-256 of their key, written to a temporary file then renamed, so a reader
 never sees half a value; each holds its value after a mark and the value's SHA-256, so an
 entry damaged since (truncated, a byte changed) is read as no entry, never as another value.
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import re
 import shutil
 import sys
@@ -39,8 +41,7 @@ from pathlib import Path
 
 MIB = 1024 * 1024
 # The cap of each kind's folder, in bytes; a kind not listed (an old pnp's) has the default.
-MAX_BYTES = {"sheets": 256 * MIB, "jinja": 64 * MIB, "font-metrics": 4 * MIB,
-             "glyph-depths": 4 * MIB, "cairo-ffi": 16 * MIB, "rows": 128 * MIB}
+MAX_BYTES = {"sheets": 256 * MIB, "jinja": 64 * MIB, "answers": 16 * MIB}
 DEFAULT_MAX_BYTES = 16 * MIB
 STORE_MAX_BYTES = 512 * MIB
 PRUNE_EVERY_S = 600
@@ -65,22 +66,14 @@ def cache_home() -> Path:
     return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "pnp"
 
 
-def folder(kind: str, *shaped_by: str) -> Path | None:
-    """The folder for `kind`, named for Python's version and for `shaped_by` (library
-    versions, and names of pnp's own modules whose source is read); None if it cannot be
-    made."""
-    return _folder(cache_home(), kind, shaped_by)
+def folder(kind: str) -> Path | None:
+    """The folder for `kind`, named for pnp's installation; None if it cannot be made."""
+    return _folder(cache_home(), kind)
 
 
 @cache
-def _folder(home: Path, kind: str, shaped_by: tuple[str, ...]) -> Path | None:
-    salt = hashlib.sha256(sys.implementation.cache_tag.encode())
-    here = Path(__file__).parent.parent  # pnp/
-    for part in shaped_by:
-        salt.update(part.encode() + b"\0")
-        if part.endswith(".py"):
-            salt.update((here / part).read_bytes())
-    path = home / f"{kind}-{salt.hexdigest()[:16]}"
+def _folder(home: Path, kind: str) -> Path | None:
+    path = home / f"{kind}-{installation()[:16]}"
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -158,6 +151,33 @@ def write_file(path: Path, data: bytes) -> None:
         except OSError:
             temporary.unlink(missing_ok=True)
             return
+
+
+# What pickling a value that cannot be written exactly raises.
+UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError, RecursionError)
+
+
+def read_value(where: Path | None, key: str):
+    """The value `write_value` kept under `key`, or None (also for an entry that cannot be
+    unpickled, or kept under another key whose digest is the same)."""
+    data = read(where, key)
+    if data is None:
+        return None
+    try:
+        entry = pickle.loads(data)
+        return entry[1] if entry[0] == key else None
+    except Exception:  # noqa: BLE001 - an unreadable entry only costs the work again
+        return None
+
+
+def write_value(where: Path | None, key: str, value) -> None:
+    """Keep `value` pickled under `key` (best effort): a value pickle cannot write is not
+    kept, and the work is done again next time. Pickle is the store's one serializer."""
+    try:
+        data = pickle.dumps((key, value), pickle.HIGHEST_PROTOCOL)
+    except UNPICKLABLE:
+        return
+    write(where, key, data)
 
 
 def installed_distributions() -> bytes:

@@ -1,4 +1,4 @@
-"""The collector and what a check keeps (pnp.collector): what lasts is frozen once made, the
+"""The collector and what a check keeps (pnp.engine.runtime): what lasts is frozen once made, the
 collector is left as it was found, and what one check froze is released by the next."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import weakref
 import pytest
 
 from conftest import REPO
-from pnp import collector
+from pnp.engine import runtime as collector
 from pnp.pipeline import Project, check_game
 
 
