@@ -250,7 +250,7 @@ class SheetCache:
             if source is None:
                 continue  # not a template (or one that could not be read)
             try:
-                loaded, attributes = _template_names(self.env, source)
+                loaded, attributes = _template_names(source, _syntax(self.env))
             except jinja2.TemplateSyntaxError:
                 continue  # nothing was drawn from it (the render reported it)
             names.update(loaded)
@@ -260,12 +260,33 @@ class SheetCache:
         return names, from_game
 
 
+# What decides how Jinja parses a source: its delimiters and whitespace options, and its
+# extensions (pnp's environment has none).
+_SYNTAX = ("block_start_string", "block_end_string", "variable_start_string",
+           "variable_end_string", "comment_start_string", "comment_end_string",
+           "line_statement_prefix", "line_comment_prefix", "trim_blocks", "lstrip_blocks",
+           "newline_sequence", "keep_trailing_newline")
+
+
+def _syntax(env: jinja2.Environment) -> tuple:
+    return (tuple(getattr(env, name) for name in _SYNTAX), tuple(sorted(env.extensions)))
+
+
+@lru_cache(maxsize=8)
+def _parser(syntax: tuple) -> jinja2.Environment:
+    options, extensions = syntax
+    return jinja2.Environment(extensions=list(extensions), **dict(zip(_SYNTAX, options)))
+
+
 @lru_cache(maxsize=1024)
-def _template_names(env: jinja2.Environment, source: str
+def _template_names(source: str, syntax: tuple
                     ) -> tuple[frozenset[str], frozenset[str] | None]:
     """Every name a template source loads anywhere (globals and its own variables alike), and
-    the attributes it reads of `game` when it uses `game` only as `game.<name>` (else None)."""
-    tree = env.parse(source)
+    the attributes it reads of `game` when it uses `game` only as `game.<name>` (else None).
+    Keyed on the source and the syntax it is parsed with, not on an environment: each check
+    makes its own, and `pnp watch` checks again after every save (parsing Downturn's
+    templates again took 0.14 s of a 0.58 s edited check)."""
+    tree = _parser(syntax).parse(source)
     attributes, through = set(), set()
     for node in tree.find_all(nodes.Getattr):
         if isinstance(node.node, nodes.Name) and node.node.name == "game":
