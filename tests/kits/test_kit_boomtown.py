@@ -56,9 +56,8 @@ def big_words(page, min_mm: float) -> list[str]:
             if pt_to_mm(w["size"]) >= min_mm]
 
 
-def test_check_is_clean_even_strict(capsys):
-    assert main(["check", "--root", str(REPO), "--game", "boomtown", "--strict"]) == 0
-    assert "0 errors, 0 warnings" in capsys.readouterr().err
+# The kit as shipped checks clean even with --strict on Letter and A4: test_matrix's
+# test_kits_check_strict_under_every_layout (home layout), on every run.
 
 # ---- the board --------------------------------------------------------------------------------
 
@@ -207,10 +206,10 @@ def test_each_colour_prints_alone_within_the_rules_suggestion(out, paper):
     assert len(colours) >= 7
     for colour in colours:
         path = out / f"markers_{colour['name'].lower()}-{paper}.pdf"
-        with pdfplumber.open(path) as pdf:
+        with pdfplumber.open(path) as pdf:  # opened once: its pages parsed once for both
             text = "".join(squeeze(page.extract_text()) for page in pdf.pages)
+            found = letters(pdf, 3)
         words = {kind: text.count(kind) for kind in ("LAND", "PLAZA")}
-        found = marker_letters(path)
         assert set(found) == {colour["letter"]}, (path.name, found)
         assert 30 <= words["LAND"] == supply["land_per_colour"] <= 50
         assert 1 <= words["PLAZA"] == supply["plaza_per_colour"] <= 25 + 1
