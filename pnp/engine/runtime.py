@@ -19,6 +19,9 @@ before the next check freezes what it keeps; `pnp watch` also collects then (`co
 each round frees what the last one no longer holds. A check does not collect by itself: a full
 pass over a long-lived process's every object at every check (a test run's) cost more than
 the check.
+
+Kept for: an edited 30,000-card check took 4.9-5.1 s with the collector left alone and
+2.3-2.8 s with it paused and frozen (about 2x, measured when it was added).
 """
 
 from __future__ import annotations

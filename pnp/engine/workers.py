@@ -34,6 +34,10 @@ build kills them and is discarded as a whole, and each worker leaves by itself i
 is killed outright. Every pool is shut down before its build ends, so no worker outlives it;
 the fork server (and multiprocessing's resource tracker) stays, idle, until this process ends
 (`pnp watch` starts it once).
+
+Kept for: all cores. The 30,000-card check with nothing cached keeps 1.85 of 2 cores busy
+(CPU / wall, bench/bench_build.py --sections big), and a build draws its PDFs on every core;
+small work stays here (FORK_FROM), where forking cost more than it saved.
 """
 
 from __future__ import annotations
