@@ -7,9 +7,9 @@ when nothing has changed at all; loading pnp's libraries takes longer than such 
 should. The console script (pnp.entry) asks here first, so this module imports only the
 standard library, pnp.reads and the cache store.
 
-Kept for: `pnp check` of Downturn with nothing changed answers in 0.07 s, where the same
-check after one event edited (the whole pipeline, with the kept sheets) takes 1.06 s
-(bench/bench_build.py, 5 rounds, a busy 2-core machine): 15x.
+Kept for: `pnp check` of Downturn with nothing changed answers in 0.05 s, where the same
+check after one event edited (the whole pipeline, with the kept sheets) takes 0.68 s
+(bench/bench_build.py, 5 rounds, a quiet 2-core machine): 13x.
 
 What a run read is what decides its answer, so that is what an answer is kept with: every
 read the run made through pnp.reads (content, templates and every lookup that found nothing,

@@ -32,9 +32,9 @@ project, game, paper, sheet and part, each replaced when its inputs change, and 
 the rest of the cache. `pnp build --no-cache` neither reads nor writes them.
 
 Why: the watch loop and the 30,000-card check after one edited row redraw only what the
-edit touched: the 30,000-card check after one edited row takes 0.10 of the same check with
-nothing kept (4.81 s against 46.46 s, bench/bench_build.py --sections big, 5 rounds, a busy
-2-core machine): 10x.
+edit touched: the 30,000-card check after one edited row takes 0.13 of the same check with
+nothing kept (3.10 s against 23.56 s, bench/bench_build.py --sections big, 5 rounds, a quiet
+2-core machine): 7.6x.
 """
 
 from __future__ import annotations

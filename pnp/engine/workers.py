@@ -35,8 +35,9 @@ is killed outright. Every pool is shut down before its build ends, so no worker 
 the fork server (and multiprocessing's resource tracker) stays, idle, until this process ends
 (`pnp watch` starts it once).
 
-Kept for: all cores. The 30,000-card check with nothing cached keeps 1.85 of 2 cores busy
-(CPU / wall, bench/bench_build.py --sections big), and a build draws its PDFs on every core;
+Kept for: all cores. The 30,000-card check with nothing cached keeps 1.94 of 2 cores busy
+(CPU / wall, bench/bench_build.py --sections big), and a first build of Downturn takes 0.67 of
+its time in one process (1.83 s against 2.74 s);
 small work stays here (FORK_FROM), where forking cost more than it saved.
 """
 
