@@ -204,12 +204,17 @@ def declare(info: Manifest, loader: Loader, left_out: dict[str, int], findings: 
     # A table or deck whose declaration has an error is not read; the others are.
     undeclared: set[str] = {entry.split(".", 1)[1] for entry in left_out
                             if entry.split(".", 1)[0] in ("data", "decks")}
+
+    def compiled(section: str, name: str, spec) -> RecordType | None:
+        """A table's or deck file's declared fields compiled, or None after the finding."""
+        fields = shared_fields(spec.fields, info, findings, loader.game_shown)
+        return None if fields is INVALID else reader.record(
+            fields, f"{section}.{name}.fields", name, spec.label,
+            spec.where.of("label") if spec.label else spec.where.at)
+
     for name, table in info.data.items():
         added = ErrorsAdded(findings)
-        fields = shared_fields(table.fields, info, findings, loader.game_shown)
-        record = None if fields is INVALID else reader.record(
-            fields, f"data.{name}.fields", name, table.label,
-            table.where.of("label") if table.label else table.where.at)
+        record = compiled("data", name, table)
         if record is not None:
             types[name] = record
         if record is None or added:
@@ -222,10 +227,7 @@ def declare(info: Manifest, loader: Loader, left_out: dict[str, int], findings: 
                            field=f"decks.{name}",
                            hint="file: a YAML or CSV list of items; each: items made from data")
         elif deck.file:
-            fields = shared_fields(deck.fields, info, findings, loader.game_shown)
-            record = None if fields is INVALID else reader.record(
-                fields, f"decks.{name}.fields", name, deck.label,
-                deck.where.of("label") if deck.label else deck.where.at)
+            record = compiled("decks", name, deck)
             if record is not None:
                 types[name] = record
             else:
