@@ -70,12 +70,22 @@ def read_fonts(info, folder: Path, findings: Findings) -> FontTable:
             roles["bold"] = dataclasses.replace(faces["bold"], role="bold")
             if extra:
                 fallbacks.append(("bold", fallbacks[-1][1]))
-    kept = [face for face in BUNDLED.faces if face.role not in roles]
-    # The bundled faces a role of the game's replaced still print pnp's own sheets.
-    replaced = [face for face in BUNDLED.faces + BUNDLED.styled if face not in kept]
+    own = {(face.family, face.weight, face.style): face
+           for face in [*roles.values(), *styled]}
+    kept = [_own_or_bundled(face, own) for face in BUNDLED.faces if face.role not in roles]
+    # The bundled faces a role of the game's replaced still print pnp's own sheets; a game's
+    # own face of the same family, weight and style is drawn in their place (fonts.use_fonts).
+    replaced = [_own_or_bundled(face, own) for face in BUNDLED.faces + BUNDLED.styled
+                if face.role in roles or face not in BUNDLED.faces]
     table = FontTable(tuple(kept) + tuple(roles.values()), tuple(styled) + tuple(replaced),
                       tuple(fallbacks))
     return table
+
+
+def _own_or_bundled(face: FontFace, own: dict[tuple[str, str, str], FontFace]) -> FontFace:
+    """A bundled face, or the game's own face of its family, weight and style, which wins."""
+    mine = own.get((face.family, face.weight, face.style))
+    return face if mine is None else dataclasses.replace(mine, role=face.role)
 
 
 def _read_face(folder: Path, relative: str, role: str, findings: Findings, where,
