@@ -228,6 +228,18 @@ class Metrics:
                        and self.face_for(ch) == self.face})
 
 
+def characters_named(chars: list[str] | str, text: str = "", shown: int = 8) -> str:
+    """Characters a font lacks, as one finding names them, in the order `text` has them:
+    "character 'é' (U+00E9)", or "9 characters '日本語...' (U+65E5 U+672C ...)": a text in
+    a script no font has is one finding, not one per character."""
+    chars = sorted(dict.fromkeys(chars), key=lambda char: (text.find(char), char))
+    if len(chars) == 1:
+        return f"character '{chars[0]}' (U+{ord(chars[0]):04X})"
+    more = " ..." if len(chars) > shown else ""
+    codes = " ".join(f"U+{ord(char):04X}" for char in chars[:shown])
+    return f"{len(chars)} characters '{''.join(chars[:shown])}' ({codes}{more})"
+
+
 _BLANKS = str.maketrans("", "", " \n\t")  # drawn by any face: a space by the text's own
 
 # Each font file as measured in this process, and what was read from it (pnp.reads).

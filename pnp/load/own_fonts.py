@@ -16,7 +16,8 @@ from pathlib import Path
 
 from .. import reads
 from ..findings import Findings
-from ..fonts import BUNDLED, FontError, FontFace, FontTable, face_metrics, read_font
+from ..fonts import (BUNDLED, FontError, FontFace, FontTable, characters_named, face_metrics,
+                     read_font)
 from .assets import resolve_asset
 
 FONT_SUFFIXES = (".ttf", ".otf")
@@ -129,9 +130,11 @@ def check_icon_letters(info, table: FontTable, findings: Findings) -> None:
         return
     font = face_metrics(face, table)
     for name, icon in info.icons.items():
-        for char in font.lacks(icon.letter):
+        lacking = font.lacks(icon.letter)
+        if lacking:
             findings.error("glyph-missing", icon.where.of("letter"),
-                           f"character '{char}' (U+{ord(char):04X}) of icon '{name}' is not in "
+                           f"{characters_named(lacking, icon.letter)} of icon '{name}' "
+                           f"{'is' if len(lacking) == 1 else 'are'} not in "
                            f"the font {face.family} ({face.weight})", field=f"icons.{name}.letter",
                            hint="it would print as an empty box; use another letter, or give "
                                 "the game a bold font that has it (fonts: in game.yaml)")
