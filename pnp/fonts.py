@@ -4,11 +4,11 @@ that sees only them.
 cairosvg asks fontconfig for a family by name. Left to itself fontconfig would answer with
 whatever the machine has installed and silently substitute unknown names, so the same content
 would print differently on two machines. Instead pnp makes a private fontconfig configuration
-(pnp.fontconfig) holding only the bundled files, and the game's own (`FontTable`, from
-`fonts:` in game.yaml), and makes it current before anything is drawn: every PDF embeds
-exactly these fonts, everywhere. A game's own face of a bundled family, weight and style
-replaces the bundled one, in measuring and in drawing. Measuring uses reportlab's reader of the same files; its
-advance widths are the ones cairo uses when it draws (neither applies kerning). What it reads
+holding only the bundled files, and the game's own (`FontTable`, from `fonts:` in game.yaml),
+and makes it current before anything is drawn: every PDF embeds exactly these fonts,
+everywhere. fontconfig cannot tell two files of one family, weight and style apart, so a
+game's own font of a bundled family is a finding (pnp.load.own_fonts), not a coin toss.
+Measuring uses reportlab's reader of the same files; its advance widths are the ones cairo uses when it draws (neither applies kerning). What it reads
 (advance widths, ascent, descent, which characters have glyphs) is kept in the user's cache
 by the font file's SHA-256, so a check does not parse the fonts, or load reportlab, each run.
 """
@@ -116,10 +116,9 @@ class FontTable:
         candidates = [face for face in self._every if face.family == family]
         if not candidates:
             return None
-        # fontconfig favours the slant over the weight when it cannot match both; a game's
-        # own face wins over a bundled one of the same family, weight and style (use_fonts)
-        return min(candidates, key=lambda face: (
-            (face.weight != weight) + 2 * (face.style != style), not face.path))
+        # fontconfig favours the slant over the weight when it cannot match both
+        return min(candidates,
+                   key=lambda face: (face.weight != weight) + 2 * (face.style != style))
 
 
 FACES = {
@@ -381,30 +380,73 @@ def _width_mm(font: FontFace, fallbacks: tuple[FontFace, ...], text: str, size_p
     return pt_to_mm(0.001 * size_pt * sum(width(ord(ch), default) for ch in text))
 
 
+# Glyphs are never hinted. cairo resolves a font's settings once, when the font is first used
+# in a process, at that first size: with hinting on, every later advance width depended on
+# what the process had drawn before, so the same sheet came out a little different in a
+# worker than in one process. Unhinted advances are also the ones text fitting measures.
+_UNHINTED = b"""<?xml version="1.0"?>
+<fontconfig>
+  <match target="pattern">
+    <edit name="hinting" mode="assign"><bool>false</bool></edit>
+    <edit name="hintstyle" mode="assign"><const>hintnone</const></edit>
+  </match>
+</fontconfig>
+"""
+
+
 def use_fonts(paths: tuple[str, ...] = ()) -> None:
-    """Make fontconfig (and so cairo and cairosvg) see the bundled fonts and a game's own
-    font files (`paths`), and nothing else. fontconfig finds a font by the family name in its
-    file: a bundled file of the same family, weight and slant as one of the game's is left
-    out, so the game's own always wins (as text fitting measured it, FontTable.drawing).
-    Each set of files is its own configuration, made once per process."""
-    from . import fontconfig
-
-    fontconfig.make_current(fontconfig.configuration(tuple(paths), _bundled_files()))
+    """The bundled fonts, and a game's own font files besides (fontconfig then finds them
+    by the family names in the files, and cairo embeds them as subsets)."""
+    use_bundled_fonts()
+    for path in paths:
+        _add_font_file(path)
 
 
+@cache
+def _add_font_file(path: str) -> None:
+    import ctypes
+
+    from .libraries import open_library
+
+    fc = open_library("libfontconfig.so.1", "fontconfig")
+    fc.FcConfigGetCurrent.restype = ctypes.c_void_p
+    fc.FcConfigAppFontAddFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    if not fc.FcConfigAppFontAddFile(fc.FcConfigGetCurrent(), path.encode()):
+        raise OutsideError(f"{path}: error: fontconfig cannot read this font file; "
+                           "export it again as TrueType (.ttf)")
+
+
+@cache
 def use_bundled_fonts() -> None:
-    """The bundled fonts (or those use_fonts made current for the game being drawn)."""
-    from . import fontconfig
+    """Make fontconfig (and so cairo and cairosvg) see the bundled fonts and nothing else."""
+    import ctypes  # only a process that draws needs it (a check does not)
 
-    if not fontconfig.CURRENT:
-        fontconfig.make_current(fontconfig.configuration((), _bundled_files()))
+    from .libraries import open_library
 
-
-def _bundled_files() -> tuple[str, ...]:
+    fc = open_library("libfontconfig.so.1", "fontconfig")
+    if fc is None:
+        raise OutsideError("pnp: error: the fontconfig library is not installed; install it "
+                           "(on Debian and Ubuntu: apt install libfontconfig1)")
+    fc.FcConfigCreate.restype = ctypes.c_void_p
+    fc.FcConfigAppFontAddFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    fc.FcConfigSetCurrent.argtypes = [ctypes.c_void_p]
+    config = fc.FcConfigCreate()
+    try:
+        parse = fc.FcConfigParseAndLoadFromMemory
+    except AttributeError:
+        raise OutsideError("pnp: error: the fontconfig library is too old (pnp needs 2.13 or "
+                           "later); update it") from None
+    parse.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    if not parse(config, _UNHINTED, 1):
+        raise OutsideError("pnp: error: fontconfig refused pnp's font settings; check the "
+                           "fontconfig installation")
     for face in BUNDLED.every_face():
-        if not (font_dir() / face.file).is_file():
-            raise _font_error(font_dir() / face.file, "is missing")
-    return tuple(str(font_dir() / face.file) for face in BUNDLED.every_face())
+        path = font_dir() / face.file
+        if not path.is_file() or not fc.FcConfigAppFontAddFile(config, str(path).encode()):
+            raise _font_error(path, "cannot be read by fontconfig")
+    if not fc.FcConfigSetCurrent(config):
+        raise OutsideError("pnp: error: fontconfig refused the bundled font configuration; "
+                           "check the fontconfig installation")
 
 
 def _font_error(path: Path, what: str) -> OutsideError:

@@ -2,9 +2,9 @@
 test game (DejaVu Serif in its folder).
 
 - Its four DejaVu Serif files renamed to the family "Roboto Condensed" (fontTools), the
-  family of pnp's bundled body and bold faces: the game's own files draw its text (PyMuPDF
-  reads the embedded font of each span back), pnp's own furniture too, since fontconfig
-  could not tell the two files of one family, weight and style apart.
+  family of pnp's bundled body and bold faces: fontconfig cannot tell two files of one
+  family apart (it printed the game's regular and bold and pnp's italics), so each is a
+  finding at its line in game.yaml; the bundled file itself, shipped by the game, is not.
 - The regular file with its glyph outlines cut short (the 'glyf' table's length made smaller
   than its index says) or the file truncated: a finding at the font's line in game.yaml.
 """
@@ -15,12 +15,12 @@ import shutil
 import struct
 from pathlib import Path
 
-import pymupdf
 import pytest
 from fontTools.ttLib import TTFont
 
 from conftest import TESTS, copy_as_cwd, line_of
 from pnp.cli import main
+from pnp.fonts import font_dir
 
 SERIF = TESTS / "data" / "games" / "serif"
 FONTS = Path("content/serif/fonts")
@@ -38,30 +38,26 @@ def renamed(path: Path, family: str) -> None:
     font.save(path)
 
 
-@pytest.fixture(scope="module")
-def shadowing(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("shadowing")
-    shutil.copytree(SERIF, root, dirs_exist_ok=True)
+def test_a_games_font_of_a_bundled_family_is_a_finding_at_its_line(tmp_path, monkeypatch,
+                                                                   capsys):
+    root = copy_as_cwd(SERIF, tmp_path, monkeypatch)
     for name in FACES:
         renamed(root / FONTS / name, "Roboto Condensed")
-    assert main(["build", "--root", str(root), "--no-cache"]) == 0
-    return root
+    assert main(["check", "--no-cache"]) == 1
+    err = capsys.readouterr().err
+    found = sorted(line for line in err.splitlines() if "(rule font-family-taken)" in line)
+    assert len(found) == len(FACES), err
+    for name in FACES:
+        start = f"{GAME}:{line_of(root / GAME, f'fonts/{name}')}:"
+        assert any(line.startswith(start) and f"'fonts/{name}'" in line for line in found), err
+    assert all("'Roboto Condensed'" in line for line in found)
 
 
-def span_fonts(pdf: Path) -> dict[str, str]:
-    """Each span's text -> the font it is drawn in (its subset tag left off)."""
-    page = pymupdf.open(pdf)[0]
-    return {span["text"]: span["font"].split("+")[-1]
-            for block in page.get_text("dict")["blocks"] for line in block.get("lines", [])
-            for span in line["spans"]}
-
-
-def test_a_games_own_font_wins_over_a_bundled_family_of_the_same_name(shadowing):
-    pdf = shadowing / "output/serif/cards-letter.pdf"
-    fonts = span_fonts(pdf)
-    assert fonts["Action"] == "DejaVuSerif"
-    embedded = {font[3].split("+")[-1] for page in pymupdf.open(pdf) for font in page.get_fonts()}
-    assert not {name for name in embedded if name.startswith("RobotoCondensed")}, embedded
+def test_the_bundled_file_itself_may_be_a_games_own(tmp_path, monkeypatch, capsys):
+    root = copy_as_cwd(SERIF, tmp_path, monkeypatch)
+    shutil.copy(font_dir() / "RobotoCondensed-Regular.ttf", root / FONTS / "DejaVuSerif.ttf")
+    main(["check", "--no-cache"])
+    assert "font-family-taken" not in capsys.readouterr().err
 
 
 def cut_glyph_outlines(path: Path) -> None:
