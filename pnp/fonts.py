@@ -8,9 +8,10 @@ holding only the bundled files, and the game's own (`FontTable`, from `fonts:` i
 and makes it current before anything is drawn: every PDF embeds exactly these fonts,
 everywhere. fontconfig cannot tell two files of one family, weight and style apart, so a
 game's own font of a bundled family is a finding (pnp.load.own_fonts), not a coin toss.
-Measuring uses reportlab's reader of the same files; its advance widths are the ones cairo uses when it draws (neither applies kerning). What it reads
-(advance widths, ascent, descent, which characters have glyphs) is kept in the user's cache
-by the font file's SHA-256, so a check does not parse the fonts, or load reportlab, each run.
+Measuring uses reportlab's reader of the same files; its advance widths are the ones cairo
+uses when it draws (neither applies kerning). What it reads (advance widths, ascent, descent,
+which characters have glyphs) is kept in the user's cache by the font file's SHA-256, so a
+check does not parse the fonts, or load reportlab, each run.
 """
 
 from __future__ import annotations

@@ -62,14 +62,6 @@ def _key(argv: list[str]) -> str:
                        streams], ensure_ascii=False)
 
 
-def _stat(path: str) -> str:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return "absent"
-    return f"{info.st_size} {info.st_mtime_ns} {info.st_ino}"
-
-
 # The standard library changes only with Python's version, which is part of the key.
 _STANDARD = os.path.dirname(os.__file__) + os.sep
 
@@ -88,7 +80,7 @@ def _code() -> dict[str, str]:
     for root, folders, names in os.walk(here):
         folders[:] = [name for name in folders if name != "__pycache__"]
         files.update(os.path.join(root, name) for name in names)
-    return {path: _stat(path) for path in sorted(files)}
+    return {path: store.stamp(path) for path in sorted(files)}
 
 
 def _distributions() -> str:
@@ -123,7 +115,7 @@ def replay(argv: list[str]) -> int | None:
             return None
         if (entry["format"] != FORMAT or entry["distributions"] != _distributions()
                 or entry["installation"] != store.installation()
-                or any(_stat(path) != found for path, found in entry["code"].items())
+                or any(store.stamp(path) != found for path, found in entry["code"].items())
                 or any(_git_head(root) != head for root, head in entry["git"].items())
                 or (entry["output"] is not None
                     and _tree(entry["output"]) != entry["outputs"])

@@ -188,11 +188,13 @@ _METADATA = (".dist-info", ".egg-info", ".egg-link", ".pth")
 _STAMPED = ("METADATA", "PKG-INFO", "entry_points.txt", "direct_url.json", "top_level.txt")
 
 
-def _stamp(path: str) -> str:
+def stamp(path: str) -> str:
+    """A file's size, time and inode ("absent" when there is none), as Python judges its
+    compiled modules."""
     try:
         info = os.stat(path)
     except OSError:
-        return "-"
+        return "absent"
     return f"{info.st_size} {info.st_mtime_ns} {info.st_ino}"
 
 
@@ -220,9 +222,9 @@ def installed_distributions() -> bytes:
         for name in names:
             path = os.path.join(folder, name)
             if name.endswith((".dist-info", ".egg-info")) and os.path.isdir(path):
-                stamps = " ".join(_stamp(os.path.join(path, file)) for file in _STAMPED)
+                stamps = " ".join(stamp(os.path.join(path, file)) for file in _STAMPED)
             else:
-                stamps = _stamp(path)
+                stamps = stamp(path)
             found.append(f"{name} {stamps}\0")
     return "".join(found).encode("utf-8", "surrogateescape")
 
