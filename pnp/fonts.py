@@ -6,10 +6,12 @@ whatever the machine has installed and silently substitute unknown names, so the
 would print differently on two machines. Instead pnp makes a private fontconfig configuration
 holding only the bundled files, and the game's own (`FontTable`, from `fonts:` in game.yaml),
 and makes it current before anything is drawn: every PDF embeds exactly these fonts,
-everywhere. Measuring uses reportlab's reader of the same files; its
-advance widths are the ones cairo uses when it draws (neither applies kerning). What it reads
-(advance widths, ascent, descent, which characters have glyphs) is kept in the user's cache
-by the font file's SHA-256, so a check does not parse the fonts, or load reportlab, each run.
+everywhere. fontconfig cannot tell two files of one family, weight and style apart, so a
+game's own font of a bundled family is a finding (pnp.load.own_fonts), not a coin toss.
+Measuring uses reportlab's reader of the same files; its advance widths are the ones cairo
+uses when it draws (neither applies kerning). What it reads (advance widths, ascent, descent,
+which characters have glyphs) is kept in the user's cache by the font file's SHA-256, so a
+check does not parse the fonts, or load reportlab, each run.
 """
 
 from __future__ import annotations
@@ -226,6 +228,18 @@ class Metrics:
                        and self.face_for(ch) == self.face})
 
 
+def characters_named(chars: list[str] | str, text: str = "", shown: int = 8) -> str:
+    """Characters a font lacks, as one finding names them, in the order `text` has them:
+    "character 'é' (U+00E9)", or "9 characters '日本語...' (U+65E5 U+672C ...)": a text in
+    a script no font has is one finding, not one per character."""
+    chars = sorted(dict.fromkeys(chars), key=lambda char: (text.find(char), char))
+    if len(chars) == 1:
+        return f"character '{chars[0]}' (U+{ord(chars[0]):04X})"
+    more = " ..." if len(chars) > shown else ""
+    codes = " ".join(f"U+{ord(char):04X}" for char in chars[:shown])
+    return f"{len(chars)} characters '{''.join(chars[:shown])}' ({codes}{more})"
+
+
 _BLANKS = str.maketrans("", "", " \n\t")  # drawn by any face: a space by the text's own
 
 # Each font file as measured in this process, and what was read from it (pnp.reads).
@@ -269,7 +283,44 @@ def read_font(data: bytes, path: Path) -> tuple:
     name) of a font file (FontError: unreadable). Read each time a process first measures
     the file: keeping them between runs saved about 0.05 s a font on a check (1.1-1.2x),
     under what a kept kind must earn."""
+    problem = cut_short(data)
+    if problem:
+        if not str(path).startswith(str(font_dir())):
+            raise FontError(problem)
+        raise _font_error(path, problem)
     return _read_metrics(path)
+
+
+def cut_short(data: bytes) -> str | None:
+    """Why a TrueType file's tables or glyph outlines end past where they should (a file
+    cut short, a glyph table shorter than its index says), or None. reportlab reads the
+    metrics without the outlines, and cairo would draw such glyphs as nothing."""
+    if len(data) < 12 or data[:4] not in (b"\0\1\0\0", b"true", b"OTTO"):
+        return None  # not a font file reportlab reads: it says so itself
+    count = int.from_bytes(data[4:6], "big")
+    tables = {}
+    for at in range(12, 12 + 16 * count, 16):
+        record = data[at:at + 16]
+        if len(record) < 16:
+            return "the file is cut short: its table directory is incomplete"
+        tag = record[:4].decode("latin-1").strip()
+        offset, length = int.from_bytes(record[8:12], "big"), int.from_bytes(record[12:], "big")
+        if offset + length > len(data):
+            return f"the file is cut short: its '{tag}' table ends past the end of the file"
+        tables[tag] = (offset, length)
+    if not {"glyf", "loca", "head", "maxp"} <= tables.keys():
+        return None
+    head, maxp, (loca, loca_length), glyf_length = (tables["head"][0], tables["maxp"][0],
+                                                    tables["loca"], tables["glyf"][1])
+    glyphs = int.from_bytes(data[maxp + 4:maxp + 6], "big")
+    size, scale = (4, 1) if int.from_bytes(data[head + 50:head + 52], "big") else (2, 2)
+    if loca_length < (glyphs + 1) * size:
+        return f"its glyph index (loca) is cut short: it holds fewer than {glyphs} glyphs"
+    last = int.from_bytes(data[loca + glyphs * size:loca + (glyphs + 1) * size], "big") * scale
+    if last > glyf_length:
+        return (f"its glyph outlines are cut short: they end at byte {glyf_length} of the "
+                f"'glyf' table, its index says {last}")
+    return None
 
 
 class FontError(ValueError):

@@ -14,15 +14,20 @@ check after one event edited (the whole pipeline, with the kept sheets) takes 0.
 What a run read is what decides its answer, so that is what an answer is kept with: every
 read the run made through pnp.reads (content, templates and every lookup that found nothing,
 art, layouts.yaml, printer profiles, fonts, folders listed, kinds of things at paths, worker
-processes' reads included), and the code it ran (the file of every module it loaded and
-every file of pnp, by size and time, and the installed distributions). The key is the
+processes' reads included, and the files a rules plug-in declares it reads), and the code it
+ran (the file of every module it loaded and every file of pnp, by size and time, as Python
+judges its compiled modules, and every distribution installed anywhere on sys.path:
+store.installed_distributions). The key is the
 command line itself, the working folder (findings name files relative to it), the
-environment and whether the streams are terminals: no option is interpreted here.
+environment and whether the streams are terminals: no option is interpreted here. An entry
+holds that key itself, and one found under another key's name (entries swapped or copied in
+the cache folder) is refused (pnp.engine.store.read_value).
 
 A check's answer is kept when it finishes (findings and all). A build's answer is what the
 same build prints when it runs again: every PDF unchanged, so its `wrote` lines gone and its
 summary "0 PDFs ...; N unchanged" (a build that wrote says so, `again`); it holds while its
-output folder holds exactly the files that build left there. A build records the commit the
+output folder holds exactly the files that build left there, byte for byte (their SHA-256:
+a file altered in place with its time set back is not the same file). A build records the commit the
 project is at in its history, so the commit asked of git is part of its answer too (`git_head`).
 The time a run prints is its own (`elapsed`): a remembered answer prints the time it took.
 `--no-cache` runs everything and keeps nothing; so does a run during which a file it read
@@ -41,7 +46,7 @@ from collections.abc import Iterator
 
 from . import reads, store
 
-FORMAT = 3
+FORMAT = 4
 KIND = "answers"
 COMMANDS = ("check", "build")
 ELAPSED = "\0elapsed\0"  # where a remembered answer prints its own time
@@ -55,14 +60,6 @@ def _key(argv: list[str]) -> str:
     environment = sorted((k, v) for k, v in os.environ.items() if k not in _SHELL_ONLY)
     return json.dumps([FORMAT, sys.version, sys.executable, argv, os.getcwd(), environment,
                        streams], ensure_ascii=False)
-
-
-def _stat(path: str) -> str:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return "absent"
-    return f"{info.st_size} {info.st_mtime_ns} {info.st_ino}"
 
 
 # The standard library changes only with Python's version, which is part of the key.
@@ -83,7 +80,7 @@ def _code() -> dict[str, str]:
     for root, folders, names in os.walk(here):
         folders[:] = [name for name in folders if name != "__pycache__"]
         files.update(os.path.join(root, name) for name in names)
-    return {path: _stat(path) for path in sorted(files)}
+    return {path: store.stamp(path) for path in sorted(files)}
 
 
 def _distributions() -> str:
@@ -91,13 +88,19 @@ def _distributions() -> str:
 
 
 def _tree(folder: str) -> dict[str, str]:
-    """Every file under `folder` (a build's output folder), by size, time and inode."""
+    """Every file under `folder` (a build's output folder), by its content (SHA-256): a file
+    can be altered in place and its time, size and inode kept, so only its bytes prove that
+    it is what the build left there."""
     found = {}
     for root, folders, names in os.walk(folder):
         folders.sort()
         for name in sorted(names):
             path = os.path.join(root, name)
-            found[path] = _stat(path)
+            try:
+                with open(path, "rb") as file:
+                    found[path] = hashlib.file_digest(file, "sha256").hexdigest()
+            except OSError:
+                found[path] = "unreadable"
     return found
 
 
@@ -112,7 +115,7 @@ def replay(argv: list[str]) -> int | None:
             return None
         if (entry["format"] != FORMAT or entry["distributions"] != _distributions()
                 or entry["installation"] != store.installation()
-                or any(_stat(path) != found for path, found in entry["code"].items())
+                or any(store.stamp(path) != found for path, found in entry["code"].items())
                 or any(_git_head(root) != head for root, head in entry["git"].items())
                 or (entry["output"] is not None
                     and _tree(entry["output"]) != entry["outputs"])

@@ -180,17 +180,53 @@ def write_value(where: Path | None, key: str, value) -> None:
     write(where, key, data)
 
 
+# What an installed distribution is, among the names in a folder on sys.path: its metadata
+# folder (name and version), a legacy development link, or a .pth file adding folders.
+_METADATA = (".dist-info", ".egg-info", ".egg-link", ".pth")
+# The files of a metadata folder that decide what pnp finds: what the distribution is, its entry
+# points (the rules plug-ins), and for an editable install where its code is.
+_STAMPED = ("METADATA", "PKG-INFO", "entry_points.txt", "direct_url.json", "top_level.txt")
+
+
+def stamp(path: str) -> str:
+    """A file's size, time and inode ("absent" when there is none), as Python judges its
+    compiled modules."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return "absent"
+    return f"{info.st_size} {info.st_mtime_ns} {info.st_ino}"
+
+
 def installed_distributions() -> bytes:
-    """The installed distributions and their versions (their metadata folders' names)."""
+    """Every distribution Python finds on sys.path, wherever it lives (site-packages, a
+    PYTHONPATH folder, the working folder, a source folder a .pth names), as
+    importlib.metadata would find them: each folder's metadata folders and .pth files by
+    name (a distribution's name and version), with the files that say what it provides (its
+    entry points, and for an editable or path install where its code is) by size, time and
+    inode. A plug-in installed or removed anywhere Python looks changes this. The code a
+    distribution runs is stamped where it is loaded (its modules' files), and the files a
+    plug-in reads, where it declares them (pnp.rules.plugins)."""
     found = []
-    for entry in sorted({e for e in sys.path if e.endswith(("site-packages", "dist-packages"))}):
+    seen = set()
+    for entry in sys.path:
+        folder = entry or os.getcwd()
+        if folder in seen:
+            continue
+        seen.add(folder)
         try:
-            names = sorted(p for p in os.listdir(entry) if p.endswith((".dist-info",
-                                                                         ".egg-info")))
+            names = sorted(name for name in os.listdir(folder) if name.endswith(_METADATA))
         except OSError:
             continue
-        found.append(f"{entry}\0{' '.join(names)}\0")
-    return "".join(found).encode()
+        found.append(f"{folder}\0")
+        for name in names:
+            path = os.path.join(folder, name)
+            if name.endswith((".dist-info", ".egg-info")) and os.path.isdir(path):
+                stamps = " ".join(stamp(os.path.join(path, file)) for file in _STAMPED)
+            else:
+                stamps = stamp(path)
+            found.append(f"{name} {stamps}\0")
+    return "".join(found).encode("utf-8", "surrogateescape")
 
 
 @cache

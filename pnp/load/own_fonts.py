@@ -4,19 +4,24 @@ Each role names TrueType files in the game folder (regular, and bold, italic and
 faces for emphasis) and their licence. Files are read through the confined reader, like art:
 a path outside the game folder, a missing file or one that is not a font is a finding at its
 manifest line. The family name is the one in the file, which is what fontconfig finds it by
-when the PDF is drawn. Roles the game leaves out keep pnp's bundled faces; a game's `body`
-with a bold face is also its `bold` role, which icon letters and templates ask for.
+when the PDF is drawn: fontconfig cannot tell two files of one family apart, so a file
+whose family is a bundled font's (and whose bytes are not that font's) is a finding at its
+line, rather than printing with either. A file cut short (its tables or glyph outlines) is
+one too (pnp.fonts.cut_short). Roles the game leaves out keep pnp's bundled faces; a game's
+`body` with a bold face is also its `bold` role, which icon letters and templates ask for.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from functools import cache
 from pathlib import Path
 
 from .. import reads
 from ..findings import Findings
-from ..fonts import BUNDLED, FontError, FontFace, FontTable, face_metrics, read_font
+from ..fonts import (BUNDLED, FontError, FontFace, FontTable, characters_named, face_metrics,
+                     read_font)
 from .assets import resolve_asset
 
 FONT_SUFFIXES = (".ttf", ".otf")
@@ -92,12 +97,32 @@ def _read_face(folder: Path, relative: str, role: str, findings: Findings, where
                        f"({exc})", field=field, hint="give a TrueType (.ttf) file; an OpenType "
                        "file with PostScript outlines can be converted to TrueType")
         return None
+    if family in _bundled_families() and reads.digest(data) not in _bundled_digests():
+        # fontconfig finds a font by its family's name, and cannot tell two files of one
+        # family apart: either might print, and text is measured in one of them.
+        findings.error("font-family-taken", where, f"'{relative}' is the family '{family}', "
+                       "the name of a font pnp bundles: fontconfig cannot tell the two apart, "
+                       "so either could print", field=field, hint="give the font a family "
+                       f"name of its own (rename it in the file, e.g. '{family} Game'), or "
+                       "leave the role out to print with pnp's own")
+        return None
     # fontconfig selects a face by the weight and slant the file declares, so the face is
     # named by those, whichever slot of the role it fills.
     words = style_name.lower()
     weight = "bold" if any(w in words for w in ("bold", "black", "heavy")) else "normal"
     style = "italic" if any(w in words for w in ("italic", "oblique")) else "normal"
     return FontFace(role, path.name, family, weight, style, str(path))
+
+
+@cache
+def _bundled_families() -> frozenset[str]:
+    return frozenset(face.family for face in BUNDLED.every_face())
+
+
+@cache
+def _bundled_digests() -> frozenset[str]:
+    """The bundled font files' contents (pnp.reads.digest): a game may ship the very same file."""
+    return frozenset(reads.digest(face.location.read_bytes()) for face in BUNDLED.every_face())
 
 
 def _check_licence(licence: str, folder: Path, findings: Findings, where, role: str) -> None:
@@ -119,9 +144,11 @@ def check_icon_letters(info, table: FontTable, findings: Findings) -> None:
         return
     font = face_metrics(face, table)
     for name, icon in info.icons.items():
-        for char in font.lacks(icon.letter):
+        lacking = font.lacks(icon.letter)
+        if lacking:
             findings.error("glyph-missing", icon.where.of("letter"),
-                           f"character '{char}' (U+{ord(char):04X}) of icon '{name}' is not in "
+                           f"{characters_named(lacking, icon.letter)} of icon '{name}' "
+                           f"{'is' if len(lacking) == 1 else 'are'} not in "
                            f"the font {face.family} ({face.weight})", field=f"icons.{name}.letter",
                            hint="it would print as an empty box; use another letter, or give "
                                 "the game a bold font that has it (fonts: in game.yaml)")

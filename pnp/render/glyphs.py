@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..fonts import FontTable, face_metrics
+from ..fonts import FontTable, characters_named, face_metrics
 from .drawn import marks_of
 
 
@@ -20,7 +20,7 @@ class GlyphProblem:
     rule: str
     line: int  # the rendered SVG's line
     text: str  # the text drawn there
-    char: str  # the character that cannot be drawn ("" for a family problem)
+    char: str  # the first character that cannot be drawn ("" for a family problem)
     message: str
     hint: str
 
@@ -41,11 +41,13 @@ def printed_text_problems(svg: str, fonts: FontTable) -> list[GlyphProblem]:
                 "select a font with {{ font('body') }} (or another role), or give the game "
                 "that font in game.yaml (fonts:)"))
             continue
-        for char in face_metrics(face, fonts).lacks(mark.text):
+        lacking = face_metrics(face, fonts).lacks(mark.text)
+        if lacking:  # one problem per text, however many characters it lacks
             problems.append(GlyphProblem(
-                "glyph-missing", mark.line, mark.text, char,
-                f"character '{char}' (U+{ord(char):04X}) in '{_short(mark.text)}' is not in "
-                f"the font {face.family} ({_face_name(face)})",
+                "glyph-missing", mark.line, mark.text, lacking[0],
+                f"{characters_named(lacking, mark.text)} in '{_short(mark.text)}' "
+                f"{'is' if len(lacking) == 1 else 'are'} not in the font {face.family} "
+                f"({_face_name(face)})",
                 "it would print as an empty box; replace it, draw it in a text box (where a "
                 "role's fallback fonts apply), or give the role a font that has it"))
     return problems

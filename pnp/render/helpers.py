@@ -18,7 +18,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from .. import reads
-from ..fonts import BUNDLED, FontTable, metrics
+from ..fonts import BUNDLED, FontTable, characters_named, metrics
 from ..load.content import printable
 from ..units import MM_PER_PT, Size
 from .emphasis import BOLD, ITALIC, STYLE_NAMES, parse_emphasis
@@ -205,11 +205,13 @@ class TemplateHelpers:
                     field=field, hint="give the font role that face in game.yaml (fonts:), "
                     "or drop the emphasis")
             used = "".join(part for s, part in emphasis.spans if s == style)
-            for char in drawing.missing(_strip_tokens(used)):
+            lacking = drawing.missing(_strip_tokens(used))
+            if lacking:  # one finding per text, however many characters it lacks
                 self.report.findings.error(
                     "glyph-missing", where,
-                    f"character '{char}' (U+{ord(char):04X}) is not in the font "
-                    f"{drawing.face.family} ({_face_name(drawing.face)})", subject=label,
+                    f"{characters_named(lacking, used)} {'is' if len(lacking) == 1 else 'are'} not "
+                    f"in the font {drawing.face.family} ({_face_name(drawing.face)})",
+                    subject=label,
                     field=field, hint="it would print as an empty box; replace it, or give "
                     "the game a font that has it (fonts: in game.yaml)")
 

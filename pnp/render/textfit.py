@@ -22,6 +22,7 @@ from functools import lru_cache
 from ..fonts import Metrics
 from ..load.schema import ICON_NAME
 from ..units import pt_to_mm
+from .bidi import printed_order
 from .emphasis import BOLD, ITALIC, STYLE_BASE, STYLE_MARKS
 from .glyphdepth import glyph_depths
 
@@ -402,7 +403,7 @@ def place(lines, font: Metrics, size_pt: float, width_mm: float, align: str):
                 text += " " if text else ""
                 x += measure.space(unit)
         flush()
-        placed.append(tuple(runs))
+        placed.append(printed_order(tuple(runs)))  # right-to-left text reordered
         widths.append(total)
     return tuple(placed), tuple(widths)
 

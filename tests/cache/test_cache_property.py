@@ -23,6 +23,12 @@ a printer profile) one edit at a time:
   PDF (the document's Producer) and, as a changed file would, what pnp's installation is
   (pnp.engine.store.installation, the one key every kept kind has for pnp's code); in-process,
   both are set on the loaded modules and put back when the example ends;
+- a rules plug-in: a distribution installed into, or removed from, a folder on PYTHONPATH
+  (not site-packages), the manifest's `plugin:` naming it or not, and the plug-in's own data
+  file (which it declares, pnp_reads) edited;
+- a PDF of the kept output folder altered in place (one byte, the same size and inode) with
+  its time set back to what it was;
+- two entries of the remembered answers swapped in the cache folder;
 - and which layout, printer and paper the builds ask for (`prop` or `home`, `office` or none,
   A4 or Letter).
 
@@ -34,6 +40,9 @@ neither would ever find its own again from one step to the next.
 Fonts are left out: a project cannot supply one. pnp draws and measures with its bundled files
 only (pnp.fonts: FACES name files in pnp/data/fonts/, and fontconfig is given only those), so no
 file in a project changes which font is used.
+
+Each `pnp` command is a process of its own, so a plug-in that failed to load is looked for
+again by the next run (pnp.rules.plugins remembers what it loaded only for one process).
 
 After every edit, with the user's cache folder (PNP_CACHE_DIR) and the output folder kept from
 step to step and SOURCE_DATE_EPOCH fixed, each command is run as the `pnp` console script runs
@@ -71,13 +80,16 @@ from __future__ import annotations
 import contextlib
 import csv
 import difflib
+import importlib
 import io
+import itertools
 import json
 import math
 import os
 import re
 import shutil
 import struct
+import sys
 import tempfile
 import time
 import zlib
@@ -90,6 +102,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from pnp.engine import store
 from pnp.pdf import finish
 from pnp.entry import run as pnp
+from pnp.rules import plugins
 
 from conftest import TESTS
 
@@ -199,6 +212,32 @@ OFFSETS = [-2, 0, 1.5, 25]  # 25 mm is out of range: a finding
 SCALES = [0.98, 1, 1.02, 1.5]  # 1.5 is out of range
 
 
+# -- a rules plug-in installed in a PYTHONPATH folder -----------------------------------------
+
+# A plug-in per machine (its rules stay registered in this process): name, rule id, module.
+PLUGINS = itertools.count(1)
+PLUGIN_CODE = """from pathlib import Path
+
+from pnp.findings import Severity
+from pnp.rules.registry import problem, rule
+
+WORDS = Path(__file__).with_suffix(".txt")
+
+
+def pnp_reads():
+    return [WORDS]
+
+
+@rule("{rule}", "{name}", "the plug-in's own data file says a word")
+def says(game):
+    word = WORDS.read_text(encoding="utf-8").strip() if WORDS.exists() else ""
+    if word:
+        yield problem("{rule}", game.info.where.of("plugin"), f"the plug-in says {{word}}",
+                      severity=Severity.WARNING)
+"""
+PLUGIN_WORDS = ["", "hello", "goodbye"]
+
+
 class CacheMachine(RuleBasedStateMachine):
     """A project, a kept cache folder and a kept output folder; edits, and after each the
     cached answers compared with fresh ones."""
@@ -230,9 +269,24 @@ class CacheMachine(RuleBasedStateMachine):
                           PNP_JOBS="1")
         self.code = (finish.PRODUCER, store.installation)
         self.upgrades = 0
+        # The plug-in: its module and data file in a folder on PYTHONPATH, where `pip install
+        # --target` would put it; installed (its metadata there) or not, named by the game or not.
+        number = next(PLUGINS)
+        self.plugin = f"ledgerplug{number}"
+        self.site = self.base / "site"
+        self.site.mkdir()
+        self.write(self.site / f"{self.plugin}.py",
+                   PLUGIN_CODE.format(name=self.plugin, rule=f"ledger-plug-{number}"))
+        self.write(self.site / f"{self.plugin}.txt", "hello")
+        self.plugin_named = False
+        self.saved_env["PYTHONPATH"] = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = str(self.site)
+        sys.path.append(str(self.site))
 
     def teardown(self) -> None:
         finish.PRODUCER, store.installation = self.code
+        sys.path.remove(str(self.site))
+        importlib.invalidate_caches()
         for name, value in self.saved_env.items():
             if value is None:
                 os.environ.pop(name, None)
@@ -275,6 +329,9 @@ class CacheMachine(RuleBasedStateMachine):
             old = f"    front: {front}\n    back: {BACKS[deck][0]}\n"
             assert text.count(old) == 1, old
             text = text.replace(old, f"    front: {front}\n    back: {now}\n", 1)
+        if self.plugin_named:
+            assert text.count("\nyear: ") == 1
+            text = text.replace("\nyear: ", f"\nplugin: {self.plugin}\nyear: ", 1)
         self.write(self.game / "game.yaml", text)
 
     def write_layouts(self) -> None:
@@ -299,6 +356,59 @@ class CacheMachine(RuleBasedStateMachine):
         finish.PRODUCER = f"{producer} {self.upgrades}"
         upgraded = f"{installation()} upgraded {self.upgrades}"
         store.installation = lambda: upgraded
+
+    @rule(installed=st.booleans())
+    def install_plugin(self, installed):
+        """The plug-in's distribution installed into the PYTHONPATH folder, or removed."""
+        info = self.site / f"{self.plugin}-1.0.dist-info"
+        if installed:
+            self.write(info / "METADATA",
+                       f"Metadata-Version: 2.1\nName: {self.plugin}\nVersion: 1.0\n")
+            self.write(info / "entry_points.txt",
+                       f"[{plugins.GROUP}]\n{self.plugin} = {self.plugin}\n")
+        else:
+            shutil.rmtree(info, ignore_errors=True)
+        importlib.invalidate_caches()
+
+    @rule(named=st.booleans())
+    def name_plugin(self, named):
+        """game.yaml's `plugin:` names the plug-in, or nothing."""
+        self.plugin_named = named
+        self.write_manifest()
+
+    @rule(word=st.sampled_from(PLUGIN_WORDS))
+    def edit_plugin_data(self, word):
+        """The plug-in's own data file, which it declares it reads (pnp_reads), edited."""
+        self.write(self.site / f"{self.plugin}.txt", word)
+
+    @rule(which=st.integers(0, 7))
+    def alter_output(self, which):
+        """One byte of a kept PDF changed in place, its size, inode and time kept."""
+        pdfs = sorted((self.out / GAME).glob("*.pdf"))
+        if not pdfs:
+            return
+        path = pdfs[which % len(pdfs)]
+        info = path.stat()
+        with open(path, "r+b") as file:
+            file.seek(info.st_size // 2)
+            byte = file.read(1)
+            file.seek(info.st_size // 2)
+            file.write(bytes([byte[0] ^ 0x20]))
+        os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+    @rule()
+    def swap_answers(self):
+        """The first two entries of the remembered answers swapped in the cache folder, as
+        a person tidying it or a copy from another machine might leave them."""
+        entries = sorted(path for folder in self.cache.glob("answers-*")
+                         for path in folder.iterdir() if not path.name.startswith("."))
+        if len(entries) < 2:
+            return
+        first, second = entries[:2]
+        held = first.with_name(first.name + ".swap")
+        os.replace(first, held)
+        os.replace(second, first)
+        os.replace(held, second)
 
     @rule(row=st.integers(0, 2), field=st.sampled_from(sorted(CARD_VALUES)), data=st.data())
     def edit_card(self, row, field, data):
@@ -378,6 +488,7 @@ class CacheMachine(RuleBasedStateMachine):
         out, err = io.StringIO(), io.StringIO()
         here = os.getcwd()
         os.environ["PNP_CACHE_DIR"] = str(cache)
+        plugins._loaded.clear()  # a new process looks for its plug-ins afresh
         try:
             os.chdir(self.root)
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -389,8 +500,11 @@ class CacheMachine(RuleBasedStateMachine):
 
     @invariant()
     def cached_answers_are_fresh_answers(self):
+        self.compare_checks()
+        self.compare_builds()
+
+    def compare_checks(self) -> None:
         check = ["check", *(self.print_options() if CHECK_TAKES_PRINT_OPTIONS else [])]
-        build = ["build", *self.print_options(), *(["--paper", "a4"] if self.paper == "a4" else [])]
         fresh = Path(tempfile.mkdtemp(prefix="fresh-", dir=self.base))
         try:
             cached = _masked(self.run(check, self.cache))
@@ -399,7 +513,13 @@ class CacheMachine(RuleBasedStateMachine):
             # them apart and shrinks a sequence for each.
             differs = _difference(f"pnp {' '.join(check)}", cached, uncached)
             assert differs is None, differs
+        finally:
+            shutil.rmtree(fresh, ignore_errors=True)
 
+    def compare_builds(self) -> None:
+        build = ["build", *self.print_options(), *(["--paper", "a4"] if self.paper == "a4" else [])]
+        fresh = Path(tempfile.mkdtemp(prefix="fresh-", dir=self.base))
+        try:
             cached = self.run([*build, "--out", str(self.out)], self.cache)
             uncached = self.run([*build, "--no-cache", "--out", str(fresh / "out")],
                                 fresh / "cache")
@@ -462,3 +582,42 @@ CacheMachine.TestCase.settings = settings(
                            HealthCheck.data_too_large],
 )
 TestCachedAnswersAreFreshAnswers = CacheMachine.TestCase
+
+
+# -- the steps above that once gave a remembered answer other than a fresh one, each run once
+# in the order that showed it (the state machine reaches them only by chance) ----------------
+
+
+@contextlib.contextmanager
+def _machine():
+    machine = CacheMachine()
+    try:
+        yield machine
+    finally:
+        machine.teardown()
+
+
+def test_a_plugin_installed_on_pythonpath_after_a_check_is_found():
+    with _machine() as machine:
+        machine.name_plugin(True)
+        machine.compare_checks()  # the plug-in is not installed: an error
+        machine.install_plugin(True)
+        machine.compare_checks()
+
+
+def test_an_edit_of_a_plugins_own_data_file_is_seen():
+    with _machine() as machine:
+        machine.install_plugin(True)
+        machine.name_plugin(True)
+        machine.compare_checks()
+        machine.edit_plugin_data("goodbye")
+        machine.compare_checks()
+
+
+def test_a_pdf_altered_with_its_time_set_back_is_built_again():
+    with _machine() as machine:
+        machine.choose_build_options("prop", None, "a4")
+        machine.compare_builds()
+        machine.alter_output(0)
+        machine.compare_builds()
+
