@@ -23,6 +23,7 @@ from . import __version__
 from .errors import EXIT_ERRORS, EXIT_USAGE, OutsideError, UsageError, outside_error
 from .findings import cap_words, terminal_safe
 from .units import PAPERS
+from .libraries import exit_code
 from .engine.workers import default_jobs, start_drawing
 from .pdf import DRAWING
 
@@ -163,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
                     "product of its size (pnp/data/shops.yaml), one PNG per face or one PDF per "
                     "deck, after a preflight of every face against its product.")
     export.add_argument("--to", choices=["tts", "shop"], default="tts")
-    export.add_argument("--shop", default="thegamecrafter", metavar="NAME",
+    export.add_argument("--shop", default=None, metavar="NAME",
                         help="print shop for --to shop, one of pnp/data/shops.yaml (default: "
                              "thegamecrafter)")
     export.add_argument("--base-url", default=None, metavar="URL",
@@ -247,9 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         module, function = COMMANDS[args.command]
         command = getattr(importlib.import_module(f"pnp.commands.{module}"), function)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         print("pnp: interrupted; no output was changed", file=sys.stderr)
-        return 130
+        return exit_code(interrupt)
     from .fonts import require_fonts
     from .output import commit_count
 
@@ -260,12 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"pnp: error: {cap_words(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         if commit_count() > commits:  # the signal came after the files were renamed into place
             print("pnp: interrupted after its files were written in full", file=sys.stderr)
         else:
             print("pnp: interrupted; no output was changed", file=sys.stderr)
-        return 130
+        return exit_code(interrupt)
     except (OutsideError, OSError, MemoryError) as exc:  # the world outside: disk, fonts, memory
         if args.debug or isinstance(exc, BrokenPipeError):  # a closed pipe: pnp.entry ends quietly
             raise

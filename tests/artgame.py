@@ -1,0 +1,67 @@
+"""A one-deck game with art, written into a test's folder: `cards` cards, each printing the
+same generated PNG (noise, so it does not compress: about `art_kb` KB), or `art` given."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from tinygame import BACK
+
+GAME = """\
+title: Gallery
+designer: A. Designer
+year: 2026
+players: {min: 1, max: 2}
+licence:
+  name: CC BY 4.0
+  url: https://creativecommons.org/licenses/by/4.0/
+  attribution: "Gallery (c) 2026 A. Designer, CC BY 4.0"
+decks:
+  cards:
+    title: Gallery cards
+    size: poker
+    front: front.svg.j2
+    back: back.svg.j2
+    file: cards.csv
+    quantity: copies
+    label: 'card "{{ title }}"'
+    fields:
+      title: {type: text, max_chars: 40}
+      art: image
+      copies: {type: whole, min: 0}
+"""
+FRONT = """\
+<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">
+<rect x="-5" y="-5" width="73" height="98" fill="#ffffff"/>
+{{ image(card, "art", (6, 6, 51, 51)) }}
+{{ text_box(card, "title", (6, 62, 51, 10), size_pt=10) }}
+</svg>
+"""
+
+
+def noise_png(side_px: int, seed: int = 1) -> bytes:
+    """A square RGB PNG of random pixels (3 bytes a pixel, hardly compressed)."""
+    import random
+
+    from PIL import Image
+
+    pixels = random.Random(seed).randbytes(side_px * side_px * 3)
+    out = io.BytesIO()
+    Image.frombytes("RGB", (side_px, side_px), pixels).save(out, "PNG", compress_level=1)
+    return out.getvalue()
+
+
+def write_art_game(root: Path, cards: int, art: bytes | None = None, copies: int = 1) -> Path:
+    """The game 'gallery' in `root`: `cards` rows, each `copies` copies of a card printing
+    art.png (`art`, else about 1 MB of noise)."""
+    content, templates = root / "content" / "gallery", root / "templates" / "gallery"
+    content.mkdir(parents=True)
+    templates.mkdir(parents=True)
+    (content / "game.yaml").write_text(GAME, encoding="utf-8")
+    (content / "art.png").write_bytes(noise_png(580) if art is None else art)
+    rows = "".join(f"Card {n},art.png,{copies}\n" for n in range(1, cards + 1))
+    (content / "cards.csv").write_text("title,art,copies\n" + rows, encoding="utf-8")
+    (templates / "front.svg.j2").write_text(FRONT, encoding="utf-8")
+    (templates / "back.svg.j2").write_text(BACK, encoding="utf-8")
+    return root
