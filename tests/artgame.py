@@ -52,15 +52,31 @@ def noise_png(side_px: int, seed: int = 1) -> bytes:
     return out.getvalue()
 
 
-def write_art_game(root: Path, cards: int, art: bytes | None = None, copies: int = 1) -> Path:
+def grey_png(side_px: int) -> bytes:
+    """A square PNG of one grey: tiny on disk, `side_px` squared pixels to decode."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("L", (side_px, side_px), 128).save(out, "PNG")
+    return out.getvalue()
+
+
+def write_art_game(root: Path, cards: int, art: bytes | None = None, copies: int = 1,
+                   icon: bytes | None = None) -> Path:
     """The game 'gallery' in `root`: `cards` rows, each `copies` copies of a card printing
-    art.png (`art`, else about 1 MB of noise)."""
+    art.png (`art`, else about 1 MB of noise); with `icon`, an image icon (icon.png) the
+    title of each card shows twice."""
     content, templates = root / "content" / "gallery", root / "templates" / "gallery"
     content.mkdir(parents=True)
     templates.mkdir(parents=True)
-    (content / "game.yaml").write_text(GAME, encoding="utf-8")
+    game = GAME
+    if icon is not None:
+        game = game.replace("decks:", "icons:\n  grey: {image: icon.png}\ndecks:")
+        (content / "icon.png").write_bytes(icon)
+    (content / "game.yaml").write_text(game, encoding="utf-8")
     (content / "art.png").write_bytes(noise_png(580) if art is None else art)
-    rows = "".join(f"Card {n},art.png,{copies}\n" for n in range(1, cards + 1))
+    title = "Card {n} {{grey}} and {{grey}}" if icon is not None else "Card {n}"
+    rows = "".join(f"{title.format(n=n)},art.png,{copies}\n" for n in range(1, cards + 1))
     (content / "cards.csv").write_text("title,art,copies\n" + rows, encoding="utf-8")
     (templates / "front.svg.j2").write_text(FRONT, encoding="utf-8")
     (templates / "back.svg.j2").write_text(BACK, encoding="utf-8")

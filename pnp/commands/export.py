@@ -56,6 +56,8 @@ def cmd_export(args) -> int:
                          f"{', '.join(passed_over) or 'no sheet'} "
                          f"{'is' if len(passed_over) == 1 else 'are'} not a deck; "
                          "'pnp build' prints boards and pages")
+    # A deck that prints nothing (its check's deck-empty warning says so) is left out.
+    games = [(checked, [deck for deck in decks if deck.items]) for checked, decks in games]
     out_dir = args.out or project.root / "output"
     workers = args.jobs or default_jobs()
     files: list = []

@@ -28,8 +28,9 @@ its error is raised here, as with one process. A fork copies other threads' lock
 are, and is unsafe on macOS: elsewhere than Linux, or while another thread runs (the proof
 gallery's server), the tasks run here.
 
-Workers ignore Ctrl-C: they are started while this process ignores it (the fork server passes
-that on to every worker it forks), so from their first instruction. An interrupted or failed
+Workers ignore Ctrl-C: the fork server is started while this process ignores it, and passes
+that on to every worker it forks, so from their first instruction; a check's forked workers
+are started while this process only notes a signal, and ignore Ctrl-C from their initializer. An interrupted or failed
 build kills them and is discarded as a whole, and each worker leaves by itself if this process
 is killed outright. Every pool is shut down before its build ends, so no worker outlives it;
 the fork server (and multiprocessing's resource tracker) stays, idle, until this process ends
@@ -195,7 +196,10 @@ class Drawing:
 
             # The longest parts first, so no worker is left drawing a long one alone at the end.
             order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))
-            pending = {self._pool.submit(_call, self.draw_part, *work[i]): i for i in order}
+            # The first submits start the workers: a signal is taken once they are started,
+            # never half-way through starting one (it would run on, unknown to the pool).
+            with signals_kept_back():
+                pending = {self._pool.submit(_call, self.draw_part, *work[i]): i for i in order}
             _named(self.finish)  # its libraries (pikepdf) load here while the workers draw
 
             if meanwhile:
@@ -242,7 +246,10 @@ def run_tasks(tasks: Sequence[Callable[[], object]], workers: int,
             pool = ProcessPoolExecutor(min(workers, len(tasks)), initializer=_start_worker,
                                        initargs=(scratch,),
                                        mp_context=multiprocessing.get_context("fork"))
-        with _ctrl_c_ignored():  # the workers are forked by the first submit
+        # The workers are forked by the first submit, with Ctrl-C and SIGTERM only noted
+        # (their initializer ignores Ctrl-C); this process takes a signal once they are
+        # started, never half-way through forking one.
+        with signals_kept_back():
             futures = [pool.submit(_run_task, n) for n in range(len(tasks))]
         results = []
         for n, future in enumerate(futures):
@@ -297,15 +304,19 @@ def _drawing_context(preload: Sequence[str] = ()):
 @contextmanager
 def _ctrl_c_ignored():
     """Ignore Ctrl-C in this process for the moment processes are started in, so they are
-    born ignoring it (a Ctrl-C in these few milliseconds is lost)."""
+    born ignoring it. It is blocked meanwhile too: one that comes then waits (a blocked signal
+    is kept pending, even while it is ignored) and is taken once the old handler is back,
+    instead of being lost."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set a handler: the workers' initializer does it
         return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _start_worker(scratch: str) -> None:
@@ -316,6 +327,8 @@ def _start_worker(scratch: str) -> None:
     import multiprocessing
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker's came from its parent
     tempfile.tempdir = scratch
     threading.Thread(target=_leave_with, args=(multiprocessing.parent_process(),),
                      daemon=True).start()

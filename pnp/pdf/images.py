@@ -25,7 +25,9 @@ import math
 import cairocffi as cairo
 from cairosvg.helpers import preserve_ratio, size
 
-PRINT_DPI = 600  # a picture printed finer than this is drawn from a copy reduced to it
+from ..load.art import DRAWN_DPI
+
+PRINT_DPI = DRAWN_DPI  # a picture printed finer than this is drawn from a copy reduced to it
 KEPT_BYTES = 256 * 1024 * 1024  # decoded pictures kept at once, at most (then forgotten)
 _RASTER = {"data:image/png;base64,": "png", "data:image/jpeg;base64,": "jpeg",
            "data:image/jpg;base64,": "jpeg"}
