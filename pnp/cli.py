@@ -306,6 +306,11 @@ def _checked(args):
         raise UsageError(f"--base-url {terminal_safe(base[:80])!r} is not an http:// or "
                          "https:// address; give the folder where the images are uploaded, "
                          "e.g. https://example.org/my-game/")
+    for variable, example in COUNT_VARIABLES.items():
+        text = os.environ.get(variable, "").strip()
+        if text and not (text.isdigit() and int(text) > 0):
+            raise UsageError(f"{variable}={terminal_safe(text[:40])!r} is not a whole number "
+                             f"above 0; set it to one (e.g. {example}), or unset it")
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch and not (epoch.isdigit() and int(epoch) <= MAX_DATE_EPOCH):
         raise UsageError(f"SOURCE_DATE_EPOCH={terminal_safe(epoch[:40])!r} is not a whole "
@@ -313,6 +318,8 @@ def _checked(args):
                          "$(git log -1 --format=%ct)), or unset it")
     return args
 
+# Settings in the environment that are counts, and an example of each.
+COUNT_VARIABLES = {"PNP_JOBS": 2, "PNP_MAX_FILE_MB": 50, "PNP_MAX_ITEMS": 100000}
 # The last second a PDF date can name: 9999-12-31 23:59:59 UTC.
 MAX_DATE_EPOCH = 253_402_300_799
 
