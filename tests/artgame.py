@@ -1,22 +1,15 @@
 """A one-deck game with art, written into a test's folder: `cards` cards, each printing the
-same generated PNG (noise, so it does not compress: about `art_kb` KB), or `art` given."""
+same generated PNG (noise, so it does not compress), or the `art` given, and maybe an icon."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
 
-from tinygame import BACK
+from tinygame import BACK, GAME as TINY
 
-GAME = """\
-title: Gallery
-designer: A. Designer
-year: 2026
-players: {min: 1, max: 2}
-licence:
-  name: CC BY 4.0
-  url: https://creativecommons.org/licenses/by/4.0/
-  attribution: "Gallery (c) 2026 A. Designer, CC BY 4.0"
+# Tiny's game (tinygame.py) under another title, its deck printing art from a CSV file.
+GAME = TINY.split("decks:")[0].replace("Tiny", "Gallery") + """\
 decks:
   cards:
     title: Gallery cards
