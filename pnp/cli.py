@@ -306,6 +306,14 @@ def _checked(args):
         raise UsageError(f"--base-url {terminal_safe(base[:80])!r} is not an http:// or "
                          "https:// address; give the folder where the images are uploaded, "
                          "e.g. https://example.org/my-game/")
+    out = getattr(args, "out", None)
+    if out is not None and getattr(args, "root", None) is not None:
+        root = Path(args.root).resolve()
+        for folder in ("content", "templates"):
+            if out.resolve().is_relative_to(root / folder):
+                raise UsageError(f"--out {terminal_safe(str(out)[:80])!r} is inside the "
+                                 f"project's {folder}/ folder, among the game's own files; "
+                                 "give a folder outside it (default: output/)")
     for variable, example in COUNT_VARIABLES.items():
         text = os.environ.get(variable, "").strip()
         if text and not (text.isdigit() and int(text) > 0):

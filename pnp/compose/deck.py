@@ -140,6 +140,13 @@ class Deck(Component):
                              subject=f"deck {self.name}", hint="give a card 1 copy or more, "
                              "or leave the deck out of game.yaml")
             return []
+        if self.corner_radius_mm > min(self.size.width_mm, self.size.height_mm) / 2:
+            findings.warning("corner-radius", self.where.of("corner_radius_mm"),
+                             f"corner_radius_mm {self.corner_radius_mm:g} is more than half "
+                             f"the {size_label(self.size)} piece: its cut is a round end of "
+                             f"radius {min(self.size.width_mm, self.size.height_mm) / 2:g} mm",
+                             subject=f"deck {self.name}", hint="give a radius of at most half "
+                             "the piece's shorter side")
         layout = options.sheet_layout()
         if self.back is None:
             layout = replace(layout, duplex="none", backs="none")

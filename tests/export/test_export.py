@@ -5,6 +5,7 @@ a schema cannot say (deck IDs unique across a save, sizes from millimetres) chec
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import unquote, urlsplit
@@ -173,6 +174,16 @@ def test_an_option_the_export_does_not_use_is_a_usage_error(tmp_path, run, optio
     assert result.code == 2, result.err
     assert result.err.startswith(f"pnp: error: {options[2]} ") and " is for --to " in result.err
     assert not (tmp_path / "ledger").exists()
+
+
+@pytest.mark.parametrize("folder", ["content", "templates/ledger/out"])
+def test_out_among_the_games_own_files_is_a_usage_error(tmp_path, run, folder):
+    project = tmp_path / "ledger"
+    shutil.copytree(GAMES / "ledger", project)
+    result = run("export", "--root", str(project), "--out", str(project / folder))
+    assert result.code == 2, result.err
+    assert "is inside the project's " in result.err and "among the game's own files" in result.err
+    assert sorted(p.name for p in (project / "content").iterdir()) == ["ledger"]
 
 
 def test_the_schema_refuses_what_tts_cannot_load():
