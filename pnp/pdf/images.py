@@ -33,7 +33,7 @@ _RASTER = {"data:image/png;base64,": "png", "data:image/jpeg;base64,": "jpeg",
            "data:image/jpg;base64,": "jpeg"}
 
 _decoded: dict[tuple, cairo.ImageSurface] = {}  # (digest, width, height): the picture
-_natural: dict[str, tuple[bytes, int, int]] = {}  # href: (digest, width, height)
+_natural: dict[bytes, tuple[bytes, int, int]] = {}  # digest: (digest, width, height)
 
 
 def is_picture(node) -> bool:
@@ -98,8 +98,10 @@ def _pixels_needed(context: cairo.Context, surface, width: float, height: float
 
 
 def _measured(href: str) -> tuple[bytes, int, int] | None:
-    """The picture's digest and its size in pixels, read from its header."""
-    if href not in _natural:
+    """The picture's digest (of its `data:` URI: kept rather than the URI, which may be
+    megabytes) and its size in pixels, read from its header."""
+    digest = hashlib.sha256(href.encode("ascii", "replace")).digest()
+    if digest not in _natural:
         data = _bytes(href)
         try:
             from PIL import Image
@@ -110,10 +112,10 @@ def _measured(href: str) -> tuple[bytes, int, int] | None:
                     width, height = height, width  # turned a quarter by its EXIF orientation
         except Exception:  # noqa: BLE001 - what Pillow cannot read, cairosvg could not draw
             return None
-        if len(_natural) > 64:
+        if len(_natural) > 4096:
             _natural.clear()
-        _natural[href] = (hashlib.sha256(data).digest(), width, height)
-    return _natural[href]
+        _natural[digest] = (digest, width, height)
+    return _natural[digest]
 
 
 def _bytes(href: str) -> bytes:
