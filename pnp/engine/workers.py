@@ -296,8 +296,11 @@ def _drawing_context(preload: Sequence[str] = ()):
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([*PRELOAD, *preload])  # a server already running keeps what it loaded
-    with _ctrl_c_ignored():
-        forkserver.ensure_running()
+    try:
+        with _ctrl_c_ignored():
+            forkserver.ensure_running()
+    except OSError:  # its socket cannot be made (a TMPDIR too long to name one in): spawn
+        return multiprocessing.get_context("spawn")
     return context
 
 
