@@ -23,6 +23,7 @@ from . import __version__
 from .errors import EXIT_ERRORS, EXIT_USAGE, OutsideError, UsageError, outside_error
 from .findings import cap_words, terminal_safe
 from .units import PAPERS
+from .libraries import exit_code
 from .engine.workers import default_jobs, start_drawing
 from .pdf import DRAWING
 
@@ -163,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
                     "product of its size (pnp/data/shops.yaml), one PNG per face or one PDF per "
                     "deck, after a preflight of every face against its product.")
     export.add_argument("--to", choices=["tts", "shop"], default="tts")
-    export.add_argument("--shop", default="thegamecrafter", metavar="NAME",
+    export.add_argument("--shop", default=None, metavar="NAME",
                         help="print shop for --to shop, one of pnp/data/shops.yaml (default: "
                              "thegamecrafter)")
     export.add_argument("--base-url", default=None, metavar="URL",
@@ -247,9 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         module, function = COMMANDS[args.command]
         command = getattr(importlib.import_module(f"pnp.commands.{module}"), function)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         print("pnp: interrupted; no output was changed", file=sys.stderr)
-        return 130
+        return exit_code(interrupt)
     from .fonts import require_fonts
     from .output import commit_count
 
@@ -260,12 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"pnp: error: {cap_words(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         if commit_count() > commits:  # the signal came after the files were renamed into place
             print("pnp: interrupted after its files were written in full", file=sys.stderr)
         else:
             print("pnp: interrupted; no output was changed", file=sys.stderr)
-        return 130
+        return exit_code(interrupt)
     except (OutsideError, OSError, MemoryError) as exc:  # the world outside: disk, fonts, memory
         if args.debug or isinstance(exc, BrokenPipeError):  # a closed pipe: pnp.entry ends quietly
             raise
@@ -305,6 +306,19 @@ def _checked(args):
         raise UsageError(f"--base-url {terminal_safe(base[:80])!r} is not an http:// or "
                          "https:// address; give the folder where the images are uploaded, "
                          "e.g. https://example.org/my-game/")
+    out = getattr(args, "out", None)
+    if out is not None and getattr(args, "root", None) is not None:
+        root = Path(args.root).resolve()
+        for folder in ("content", "templates"):
+            if out.resolve().is_relative_to(root / folder):
+                raise UsageError(f"--out {terminal_safe(str(out)[:80])!r} is inside the "
+                                 f"project's {folder}/ folder, among the game's own files; "
+                                 "give a folder outside it (default: output/)")
+    for variable, example in COUNT_VARIABLES.items():
+        text = os.environ.get(variable, "").strip()
+        if text and not (text.isdigit() and int(text) > 0):
+            raise UsageError(f"{variable}={terminal_safe(text[:40])!r} is not a whole number "
+                             f"above 0; set it to one (e.g. {example}), or unset it")
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch and not (epoch.isdigit() and int(epoch) <= MAX_DATE_EPOCH):
         raise UsageError(f"SOURCE_DATE_EPOCH={terminal_safe(epoch[:40])!r} is not a whole "
@@ -312,6 +326,8 @@ def _checked(args):
                          "$(git log -1 --format=%ct)), or unset it")
     return args
 
+# Settings in the environment that are counts, and an example of each.
+COUNT_VARIABLES = {"PNP_JOBS": 2, "PNP_MAX_FILE_MB": 50, "PNP_MAX_ITEMS": 100000}
 # The last second a PDF date can name: 9999-12-31 23:59:59 UTC.
 MAX_DATE_EPOCH = 253_402_300_799
 

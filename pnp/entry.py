@@ -3,17 +3,20 @@
 Loading pnp and its libraries (cairo, reportlab, pikepdf) takes a noticeable fraction of a
 second. A Ctrl-C in that time would interrupt an `import` and print Python's traceback, so the
 console script starts here, in a module that imports nothing heavy, and loads the CLI inside a
-handler. A reader that closes the pipe early (`pnp list | head -1`) ends the run quietly too.
+handler; SIGTERM and SIGHUP are raised as Ctrl-C is (pnp.libraries.stop_on_signals), with
+their own exit codes (143 for SIGTERM). A reader that closes the pipe early (`pnp list | head -1`) ends the run quietly too.
 """
 
 import os
 import sys
 
-INTERRUPTED = 130
 
 
 def run(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    from pnp.libraries import exit_code, stop_on_signals
+
+    stop_on_signals()
     try:
         from pnp.engine import answers
 
@@ -26,9 +29,9 @@ def run(argv: list[str] | None = None) -> int:
             code = main(argv)
         sys.stdout.flush()  # a closed pipe shows up here, inside the handler
         return code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         sys.stderr.write("pnp: interrupted; no output was changed\n")
-        return INTERRUPTED
+        return exit_code(interrupt)
     except BrokenPipeError:
         # Python would complain again when it flushes stdout at exit: point it at nothing.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -1,6 +1,8 @@
 """The C libraries pnp opens itself through ctypes (fontconfig, and cairo to ask its
-version): a usual file name in; the opened library, or None, out. And Python modules whose
-native extension must load whole (`load_whole`)."""
+version): a usual file name in; the opened library, or None, out. Python modules whose
+native extension must load whole (`load_whole`). And the signals that stop a command
+(`stop_on_signals`): each raised as Ctrl-C is, so every command ends the same way, with the
+exit code of the signal (`exit_code`: 130 for Ctrl-C, 143 for SIGTERM)."""
 
 from __future__ import annotations
 
@@ -37,6 +39,35 @@ def open_library(soname: str, name: str | None = None):
 # command, and what `signals_kept_back` keeps back.
 STOPPING = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP")
                                               else ())
+
+
+class Stopped(KeyboardInterrupt):
+    """A signal that stops a command other than Ctrl-C (SIGTERM, SIGHUP), raised as Ctrl-C
+    is, so whatever cleans up after a Ctrl-C cleans up after it; `signum` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"signal {signum}")
+        self.signum = signum
+
+
+def stop(signum: int, frame=None) -> None:
+    """The handler of a stopping signal other than Ctrl-C: raise `Stopped`."""
+    raise Stopped(signum)
+
+
+def stop_on_signals() -> None:
+    """SIGTERM and SIGHUP raise `Stopped` in the main thread from now on, instead of ending
+    the process on the spot (which left its workers' scratch folders behind). A signal the
+    process was started ignoring (a command run with nohup) stays ignored."""
+    for signum in STOPPING:
+        if signum != signal.SIGINT and signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, stop)
+
+
+def exit_code(interrupt: KeyboardInterrupt) -> int:
+    """The exit code of a command the signal behind `interrupt` stopped: 128 + its number,
+    as a shell reports a process the signal ended (130 for Ctrl-C, 143 for SIGTERM)."""
+    return 128 + getattr(interrupt, "signum", signal.SIGINT)
 
 
 @contextmanager

@@ -43,7 +43,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import OutsideError, disk_full, is_disk_full, outside_error, shown
-from .libraries import STOPPING, signals_kept_back
+from .libraries import STOPPING, Stopped, signals_kept_back
 
 STAGING_PREFIX = ".pnp-staging-"
 OLD_PREFIX = ".pnp-old-"  # the previous file, kept until every rename of a build has succeeded
@@ -310,7 +310,7 @@ def _sync_folder(folder: Path) -> None:
 
 
 def _terminate(signum, frame):
-    raise KeyboardInterrupt(f"signal {signum}")
+    raise Stopped(signum)
 
 
 @contextmanager

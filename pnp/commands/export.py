@@ -18,15 +18,25 @@ from ..compose.deck import Deck
 from ..engine.workers import default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
 
+DEFAULT_SHOP = "thegamecrafter"  # --to shop without --shop
+
+
 def cmd_export(args) -> int:
     project = Project(args.root)
     names, findings = game_names(project, args)
     wanted = wanted_sheets(args)
+    if args.to == "tts" and args.shop is not None:
+        raise UsageError(f"--shop {terminal_safe(args.shop[:40])!r} is for --to shop; "
+                         "export --to tts writes for Tabletop Simulator, whatever the shop")
+    if args.to == "shop" and args.base_url is not None:
+        raise UsageError("--base-url is for --to tts; a print shop's files are uploaded to "
+                         "the shop itself")
     shops = load_shops()
-    if args.to == "shop" and args.shop not in shops:
-        raise UsageError(f"no shop named {terminal_safe(args.shop[:40])!r}; " + (
-            suggest(args.shop, shops) or f"shops: {', '.join(sorted(shops))}"))
-    shop = shops[args.shop] if args.to == "shop" else None
+    shop_name = args.shop or DEFAULT_SHOP
+    if args.to == "shop" and shop_name not in shops:
+        raise UsageError(f"no shop named {terminal_safe(shop_name[:40])!r}; " + (
+            suggest(shop_name, shops) or f"shops: {', '.join(sorted(shops))}"))
+    shop = shops[shop_name] if args.to == "shop" else None
     if shop is not None and shop.colour == "cmyk":
         from ..export.pdfx import cmyk_profile, ghostscript
 
@@ -46,6 +56,8 @@ def cmd_export(args) -> int:
                          f"{', '.join(passed_over) or 'no sheet'} "
                          f"{'is' if len(passed_over) == 1 else 'are'} not a deck; "
                          "'pnp build' prints boards and pages")
+    # A deck that prints nothing (its check's deck-empty warning says so) is left out.
+    games = [(checked, [deck for deck in decks if deck.items]) for checked, decks in games]
     out_dir = args.out or project.root / "output"
     workers = args.jobs or default_jobs()
     files: list = []

@@ -65,7 +65,7 @@ class Deck(Component):
         # About PART_ITEMS drawings a part: a deck of copies (`quantity`) in larger parts.
         records = len({id(item) for item in self.items}) or 1
         self._part_items = max(PART_ITEMS * len(self.items) // records,
-                               -(-len(self.items) // MAX_PARTS))
+                               -(-len(self.items) // MAX_PARTS), 1)  # 1: a deck of nothing
         self._plan = None
         if paper is not None and len(self.items) > self._part_items:
             self._plan = self._page_plan(renderer, paper, options or PrintOptions())
@@ -134,6 +134,19 @@ class Deck(Component):
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:
         options = options or PrintOptions()
+        if not self.items:  # every card at 0 copies, or no rows: left out of this print run
+            findings.warning("deck-empty", self.where.at, f"deck '{self.name}' prints nothing: "
+                             "it has no cards, or every card has 0 copies",
+                             subject=f"deck {self.name}", hint="give a card 1 copy or more, "
+                             "or leave the deck out of game.yaml")
+            return []
+        if self.corner_radius_mm > min(self.size.width_mm, self.size.height_mm) / 2:
+            findings.warning("corner-radius", self.where.of("corner_radius_mm"),
+                             f"corner_radius_mm {self.corner_radius_mm:g} is more than half "
+                             f"the {size_label(self.size)} piece: its cut is a round end of "
+                             f"radius {min(self.size.width_mm, self.size.height_mm) / 2:g} mm",
+                             subject=f"deck {self.name}", hint="give a radius of at most half "
+                             "the piece's shorter side")
         layout = options.sheet_layout()
         if self.back is None:
             layout = replace(layout, duplex="none", backs="none")

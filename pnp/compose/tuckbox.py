@@ -51,8 +51,10 @@ class TuckBox(Component):
 
     def outputs(self, renderer: Renderer, paper: str, findings: Findings,
                 options: PrintOptions | None = None) -> list[Output]:
-        layout = (options or PrintOptions()).sheet_layout()
         count = len(self.deck.items)
+        if not count:  # no box for a deck that prints nothing (the deck's warning says so)
+            return []
+        layout = (options or PrintOptions()).sheet_layout()
         fits = fit_dieline(self.deck.size, count, PAPERS[paper], layout.min_margin_mm,
                            self.card_thickness_mm, self.clearance_mm)
         if fits is None:

@@ -28,12 +28,18 @@ its error is raised here, as with one process. A fork copies other threads' lock
 are, and is unsafe on macOS: elsewhere than Linux, or while another thread runs (the proof
 gallery's server), the tasks run here.
 
-Workers ignore Ctrl-C: they are started while this process ignores it (the fork server passes
-that on to every worker it forks), so from their first instruction. An interrupted or failed
+Workers ignore Ctrl-C: the fork server is started while this process ignores it, and passes
+that on to every worker it forks, so from their first instruction; a check's forked workers
+are started while this process only notes a signal, and ignore Ctrl-C from their initializer. An interrupted or failed
 build kills them and is discarded as a whole, and each worker leaves by itself if this process
 is killed outright. Every pool is shut down before its build ends, so no worker outlives it;
 the fork server (and multiprocessing's resource tracker) stays, idle, until this process ends
-(`pnp watch` starts it once).
+(`pnp watch` starts it once). A killed worker may have been half-way through sending a result:
+the pool's thread that reads results would wait for the rest forever (and
+`ProcessPoolExecutor.shutdown`, and Python's exit, with it), so `_shut_down` closes this
+process's end of the pipe the results come through once the workers are dead: the read ends
+there. Each pool's workers keep their scratch files in a folder of the pool's own, removed
+when it is shut down: a worker killed while it draws leaves nothing in TMPDIR.
 
 Kept for: all cores. The 30,000-card check with nothing cached keeps 1.94 of 2 cores busy
 (CPU / wall, bench/bench_build.py --sections big), and a first build of Downturn takes 0.67 of
@@ -45,15 +51,17 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from . import reads
-from ..libraries import load_whole
+from ..libraries import load_whole, signals_kept_back
 
 # concurrent.futures and multiprocessing are imported where a pool is made (about 20 ms): a
 # check with one sheet to draw runs it here and never loads them.
@@ -131,12 +139,20 @@ class Drawing:
                  preload: Sequence[str] = ()) -> None:
         self.workers = max(1, workers)
         self.draw_part, self.finish = draw, finish
-        self._pool = None
+        self._pool = self._scratch = None
         if self.workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=_drawing_context(
-                preload), initializer=_start_worker)
+            context = _drawing_context(preload)
+            try:
+                with signals_kept_back():  # the folder is made and owned by the pool at once
+                    self._scratch = tempfile.mkdtemp(prefix="pnp-")
+                    self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                                     initializer=_start_worker,
+                                                     initargs=(self._scratch,))
+            except BaseException:  # a signal taken meanwhile: no `with` block will close it
+                self.close(cancel=True)
+                raise
 
     def __enter__(self) -> Drawing:
         return self
@@ -180,7 +196,10 @@ class Drawing:
 
             # The longest parts first, so no worker is left drawing a long one alone at the end.
             order = sorted(range(len(parts)), key=lambda i: -_drawing_work(work[i][0]))
-            pending = {self._pool.submit(_call, self.draw_part, *work[i]): i for i in order}
+            # The first submits start the workers: a signal is taken once they are started,
+            # never half-way through starting one (it would run on, unknown to the pool).
+            with signals_kept_back():
+                pending = {self._pool.submit(_call, self.draw_part, *work[i]): i for i in order}
             _named(self.finish)  # its libraries (pikepdf) load here while the workers draw
 
             if meanwhile:
@@ -193,8 +212,8 @@ class Drawing:
 
     def close(self, cancel: bool = False) -> None:
         pool, self._pool = self._pool, None
-        if pool is not None:
-            _shut_down(pool, cancel)
+        scratch, self._scratch = self._scratch, None
+        _shut_down(pool, cancel, scratch)
 
 
 _TASKS: Sequence[Callable[[], object]] = ()
@@ -220,10 +239,17 @@ def run_tasks(tasks: Sequence[Callable[[], object]], workers: int,
     from concurrent.futures import ProcessPoolExecutor
 
     _TASKS = tasks
-    pool = ProcessPoolExecutor(min(workers, len(tasks)), initializer=_start_worker,
-                               mp_context=multiprocessing.get_context("fork"))
+    pool = scratch = None
     try:
-        with _ctrl_c_ignored():  # the workers are forked by the first submit
+        with signals_kept_back():  # the folder is made and owned by the pool at once
+            scratch = tempfile.mkdtemp(prefix="pnp-")
+            pool = ProcessPoolExecutor(min(workers, len(tasks)), initializer=_start_worker,
+                                       initargs=(scratch,),
+                                       mp_context=multiprocessing.get_context("fork"))
+        # The workers are forked by the first submit, with Ctrl-C and SIGTERM only noted
+        # (their initializer ignores Ctrl-C); this process takes a signal once they are
+        # started, never half-way through forking one.
+        with signals_kept_back():
             futures = [pool.submit(_run_task, n) for n in range(len(tasks))]
         results = []
         for n, future in enumerate(futures):
@@ -238,11 +264,11 @@ def run_tasks(tasks: Sequence[Callable[[], object]], workers: int,
             results.append(each(result))
             del result
     except BaseException:
-        _shut_down(pool, cancel=True)
+        _shut_down(pool, True, scratch)
         raise
     finally:
         _TASKS = ()
-    _shut_down(pool, cancel=False)
+    _shut_down(pool, False, scratch)
     return results
 
 
@@ -270,32 +296,43 @@ def _drawing_context(preload: Sequence[str] = ()):
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([*PRELOAD, *preload])  # a server already running keeps what it loaded
-    with _ctrl_c_ignored():
-        forkserver.ensure_running()
+    try:
+        with _ctrl_c_ignored():
+            forkserver.ensure_running()
+    except OSError:  # its socket cannot be made (a TMPDIR too long to name one in): spawn
+        return multiprocessing.get_context("spawn")
     return context
 
 
 @contextmanager
 def _ctrl_c_ignored():
     """Ignore Ctrl-C in this process for the moment processes are started in, so they are
-    born ignoring it (a Ctrl-C in these few milliseconds is lost)."""
+    born ignoring it. It is blocked meanwhile too: one that comes then waits (a blocked signal
+    is kept pending, even while it is ignored) and is taken once the old handler is back,
+    instead of being lost."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set a handler: the workers' initializer does it
         return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def _start_worker() -> None:
-    """A worker ignores Ctrl-C (it already does, unless it was spawned) and leaves as soon as
-    the process that made its pool has ended, however it ended: a pool's workers otherwise
-    wait for work forever once that process is killed outright."""
+def _start_worker(scratch: str) -> None:
+    """A worker ignores Ctrl-C (it already does, unless it was spawned), keeps its scratch
+    files in its pool's `scratch` folder, and leaves as soon as the process that made its pool
+    has ended, however it ended: a pool's workers otherwise wait for work forever once that
+    process is killed outright."""
     import multiprocessing
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker's came from its parent
+    tempfile.tempdir = scratch
     threading.Thread(target=_leave_with, args=(multiprocessing.parent_process(),),
                      daemon=True).start()
 
@@ -305,13 +342,35 @@ def _leave_with(parent) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _shut_down(pool, cancel: bool) -> None:
+def _shut_down(pool, cancel: bool, scratch: str | None) -> None:
     """Wait for the pool's workers to leave; with `cancel`, kill them first (the work is
-    discarded). A process has one pool with workers at a time, so every worker this process
-    started is the pool's."""
-    if cancel:
-        import multiprocessing
+    discarded). Then remove the workers' `scratch` folder. A process has one pool with workers
+    at a time, so every worker this process started is the pool's."""
+    try:
+        if pool is None:
+            return
+        if cancel:
+            import multiprocessing
 
-        for process in multiprocessing.active_children():
-            process.kill()
-    pool.shutdown(wait=True, cancel_futures=cancel)
+            killed = multiprocessing.active_children()
+            for process in killed:
+                process.kill()
+            for process in killed:
+                process.join()
+            _end_reading(pool)
+        pool.shutdown(wait=True, cancel_futures=cancel)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _end_reading(pool) -> None:
+    """Close this process's end of the pipe the pool's results come through, its workers
+    dead. The pool's thread may be blocked reading a result a killed worker had half sent,
+    waiting for bytes no one will write; with no writer left, the read ends (EOFError), and
+    the thread marks the pool broken and leaves, as for a worker that died. concurrent.futures
+    keeps the pipe private (Python 3.9-3.13: `_result_queue._writer`); where it is not there,
+    nothing is closed."""
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()

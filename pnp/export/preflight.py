@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+from pathlib import Path
 
 from ..findings import Finding, Findings, Severity
 from ..load.art import effective_dpi
@@ -70,14 +71,45 @@ def unsafe_text(found: Findings, shop: Shop) -> Findings:
     return errors
 
 
-def image_findings(svg: str, where, label: str, product: Product, findings: Findings) -> None:
-    """Each raster image embedded in a face: its resolution where it prints, and its colour."""
+def picture_places(item, folder: Path | None, icons: dict) -> dict[str, object]:
+    """Where each picture a face of `item` may embed was named, by its base64 text as a
+    `data:` URI holds it: the item's art fields (their file:line), and the game's image
+    icons (`icons`: each icon's spec, pnp.load.manifest.Icon, and its drawn values)."""
+    from .. import reads
+    from ..load.art import ART_SUFFIXES
+
+    places = {}
+    for spec, values in icons.values():
+        href = values.get("href") or ""
+        if ";base64," in href:
+            places[href.split(";base64,", 1)[1]] = spec.where.of("image")
+    fields = getattr(getattr(item, "where", None), "fields", {})
+    for name, where in fields.items():
+        value = getattr(item, name, None)
+        if folder is None or not isinstance(value, str) or \
+                not value.lower().endswith(ART_SUFFIXES):
+            continue
+        try:
+            data = reads.read_file(folder / value, inside=folder)
+        except (OSError, ValueError):
+            continue
+        places[base64.b64encode(data).decode("ascii")] = where
+    return places
+
+
+def image_findings(svg: str, where, label: str, product: Product, findings: Findings,
+                   places: dict[str, object] | None = None) -> None:
+    """Each raster image embedded in a face: its resolution where it prints, and its colour,
+    each a finding where the picture was named (`places`, by its base64 text), else at
+    `where`."""
     scale = _mm_per_unit(svg)
     for tag in _IMAGE.findall(svg):
         href = re.search(_ATTR.format("href"), tag) or re.search(_ATTR.format("xlink:href"), tag)
         if not href or not href.group(1).startswith("data:") or ";base64," not in href.group(1):
             continue
-        data = base64.b64decode(href.group(1).split(";base64,", 1)[1])
+        encoded = href.group(1).split(";base64,", 1)[1]
+        data = base64.b64decode(encoded)
+        at = (places or {}).get(encoded, where)
         size = image_size(data)
         width, height = (re.search(_ATTR.format(n), tag) for n in ("width", "height"))
         if size is None or not (width and height):
@@ -92,14 +124,14 @@ def image_findings(svg: str, where, label: str, product: Product, findings: Find
         dpi = effective_dpi(width_px, height_px, width_mm, height_mm, fit)
         if dpi + 0.5 < product.dpi:
             findings.warning(
-                "shop-image-resolution", where,
+                "shop-image-resolution", at,
                 f"an image of {width_px} x {height_px} px prints at {width_mm:g} x "
                 f"{height_mm:g} mm: {dpi:.0f} dpi, below the {product.dpi} dpi of "
                 f"{product.name}", subject=label,
                 hint=f"use art of at least {round(width_mm / MM_PER_INCH * product.dpi)} x "
                      f"{round(height_mm / MM_PER_INCH * product.dpi)} px")
         if product.colour == "rgb" and _mode(data) == "CMYK":
-            findings.error("shop-image-colour", where,
+            findings.error("shop-image-colour", at,
                            f"an image is in CMYK; {product.name} is printed from RGB",
                            subject=label, hint="save the art in RGB (sRGB)")
 

@@ -55,13 +55,25 @@ def plan_shop(games: list[tuple[object, list]], shop: Shop, found: Findings,
                 face = (deck.fronts if side == "front" else deck.backs)[index]
                 faces.append((f"{deck.name}-{index + 1:03d}-{side}", face.svg, side,
                               deck.fronts[index].label))
-            seen = set()
-            for _, svg, side, label in faces:
+            seen, icons = set(), _icons(checked)
+            folder = getattr(getattr(checked.renderer, "helpers", None), "art_folder", None)
+            for (_, svg, side, label), (index, _) in zip(faces, face_order(
+                    len(deck.fronts), deck.back is not None, shop.backs_first)):
                 if svg not in seen:
                     seen.add(svg)
-                    preflight.image_findings(svg, deck.where.of(side), label, product, findings)
+                    places = preflight.picture_places(deck.items[index], folder, icons)
+                    preflight.image_findings(svg, deck.where.of(side), label, product, findings,
+                                             places)
             planned.append(ShopDeck(checked.name, checked.info, deck, product, tuple(faces)))
     return planned
+
+
+def _icons(checked) -> dict:
+    """The game's icons: each one's spec (where it was declared) and its drawn values."""
+    game = checked.game
+    if game is None:
+        return {}
+    return {name: (spec, game.icons.get(name, {})) for name, spec in game.info.icons.items()}
 
 
 def _draw_face(svg: str, piece: Size, product: Product, shape: str, dpi: int,

@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from ..units import MM_PER_INCH, Size
 from ..engine.workers import run_tasks
@@ -110,7 +110,7 @@ class GameExport:
 
     def url(self, name: str) -> str:
         if self.base_url:
-            return self.base_url.rstrip("/") + "/" + quote(name)
+            return _folder_address(self.base_url) + quote(name)
         return name  # relative to the saved object, which lies beside the images
 
     def guid(self) -> str:
@@ -123,6 +123,16 @@ class GameExport:
         px = face_size_px(size, cols, rows)
         self.pictures.append(Picture(name, tuple(faces), cols, rows, px))
         return self.url(name)
+
+
+def _folder_address(base_url: str) -> str:
+    """`--base-url` as the address of a folder, ending in `/`: what follows its host is
+    percent-encoded as a path (a space, `?` or `#` in it would otherwise end the path of
+    every image's address), escapes already in it kept."""
+    parts = urlsplit(base_url)
+    path = base_url[len(f"{parts.scheme}://{parts.netloc}"):]
+    return (f"{parts.scheme}://{parts.netloc}"
+            + quote(path, safe="/%!$&'()*+,;=:@~").rstrip("/") + "/")
 
 
 def _transform(scale: float, x: float = 0, face_down: bool = True) -> dict:

@@ -34,6 +34,11 @@ from ..units import MM_PER_INCH
 
 RASTER_DPI = 300  # SVG art is drawn at this resolution for its printed size
 MIN_ART_DPI = 150  # below this, art prints visibly soft; 300 is print quality
+DRAWN_DPI = 600  # raster art is drawn into a PDF from a copy reduced to this (pnp.pdf.images)
+# Above this, art costs more than it prints: its every pixel is read and decoded, and then
+# thrown away (a 6000 x 6000 icon printed at 4 mm is 38,000 dpi).
+OVERSIZED_DPI = 2 * DRAWN_DPI
+ICON_LARGEST_MM = 25.4  # an icon prints at the size of its text, under an inch
 ART_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp")
 
 _DRAWN: dict[tuple, "bytes | ArtRefused"] = {}  # SVG art drawn (or refused) in this process
@@ -91,6 +96,9 @@ def resolution_finding(data: bytes, printed_mm: tuple[float, float], where: Loca
     _, width_px, height_px = size
     width_mm, height_mm = printed_mm
     dpi = effective_dpi(width_px, height_px, width_mm, height_mm, fit)
+    if dpi > OVERSIZED_DPI:
+        return _oversized(shown, (width_px, height_px), dpi, f"at its printed size of "
+                          f"{width_mm:g} x {height_mm:g} mm", printed_mm, where, subject, field)
     if dpi >= min_dpi:
         return None
     need_w = round(width_mm / MM_PER_INCH * min_dpi)
@@ -100,6 +108,32 @@ def resolution_finding(data: bytes, printed_mm: tuple[float, float], where: Loca
                    f"size of {width_mm:g} x {height_mm:g} mm, below {min_dpi:g} dpi, so it will "
                    "print blurred", subject=subject, field=field,
                    hint=f"use art of at least {need_w} x {need_h} pixels")
+
+
+def oversized_icon(data: bytes, where: Location, shown: str, field: str) -> Finding | None:
+    """The art-oversized warning for a raster icon far finer than an icon ever prints, or
+    None."""
+    size = image_size(data)
+    if size is None or data.lstrip()[:1] == b"<":
+        return None
+    _, width_px, height_px = size
+    dpi = effective_dpi(width_px, height_px, ICON_LARGEST_MM, ICON_LARGEST_MM)
+    if dpi <= OVERSIZED_DPI:
+        return None
+    return _oversized(shown, (width_px, height_px), dpi, "even at an inch, larger than an "
+                      "icon prints", (ICON_LARGEST_MM, ICON_LARGEST_MM), where, "", field)
+
+
+def _oversized(shown: str, pixels: tuple[int, int], dpi: float, at: str,
+               printed_mm: tuple[float, float], where: Location, subject: str,
+               field: str) -> Finding:
+    largest = max(pixels[0] / printed_mm[0], pixels[1] / printed_mm[1])
+    need = [round(side / largest * DRAWN_DPI / MM_PER_INCH) for side in pixels]
+    return Finding("art-oversized", Severity.WARNING, where,
+                   f"'{shown}' is {pixels[0]} x {pixels[1]} pixels: {dpi:.0f} dpi {at}, far "
+                   f"above the {DRAWN_DPI} dpi it is drawn at; every pixel is decoded at each "
+                   "build, costing memory and time, then thrown away", subject=subject,
+                   field=field, hint=f"export it at {need[0]} x {need[1]} pixels")
 
 
 def check_art(relative: str, game_dir: Path, printed_mm: tuple[float, float], where: Location,
@@ -214,6 +248,6 @@ def _read_no_follow(path: Path) -> bytes:
         return handle.read(MAX_ASSET_BYTES + 1)
 
 
-__all__ = ["ART_SUFFIXES", "Art", "ArtRefused", "MIN_ART_DPI", "RASTER_DPI", "SVG_MEMORY_BYTES",
-           "SVG_SECONDS", "check_art", "effective_dpi", "render_svg_bounded",
+__all__ = ["ART_SUFFIXES", "Art", "ArtRefused", "DRAWN_DPI", "MIN_ART_DPI", "RASTER_DPI", "SVG_MEMORY_BYTES",
+           "SVG_SECONDS", "check_art", "effective_dpi", "oversized_icon", "render_svg_bounded",
            "resolution_finding"]

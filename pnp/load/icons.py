@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import reads
 from ..findings import Findings
+from .art import oversized_icon
 from .assets import MAX_ASSET_BYTES, check_asset_bytes, resolve_asset
 from .manifest import Icon
 
@@ -61,4 +62,7 @@ def _image_uri(relative: str, folder: Path, findings: Findings, icon: Icon, path
         findings.error("image-refused", where, f"'{relative}' is not a PNG file",
                        field=f"{path}.image", hint="export it as PNG, or name it .svg")
         return ""
+    oversized = oversized_icon(data, where, relative, f"{path}.image")
+    if oversized is not None:
+        findings.add(oversized)
     return f"data:{kind};base64," + base64.b64encode(data).decode("ascii")

@@ -64,17 +64,26 @@ def load_spreadsheet(path: Path, shown: str, findings: Findings, sheet: str,
                        hint=suggest(sheet, names) or f"its sheets: {', '.join(names)}")
         return Document(shown, None)
     chosen = sheet or names[0]
-    texts = []
+    texts, reported = [], set()
     for row_number, cells in rows:
         row = []
         for column, (value, kind) in enumerate(cells, start=1):
+            before = len(findings)
             text = _cell_text(value, kind, Location(shown, row_number, column, chosen),
                               findings)
+            if len(findings) > before:
+                reported.add(row_number)
             row.append(text)
         while row and not row[-1].strip():
             row.pop()
         texts.append((row_number, row))
-    return table_document(shown, texts, findings, sheet=chosen, extra_hint=_EXTRA_HINT)
+    document = table_document(shown, texts, findings, sheet=chosen, extra_hint=_EXTRA_HINT)
+    if document.root is not None and reported:
+        # A row with a cell found wrong is left out: its one finding, at that cell, says what
+        # to do; the validator would report the same cell again as a missing key.
+        document.root.value = [item for item in document.root.value
+                               if item.start_mark.line + 1 not in reported]
+    return document
 
 
 def _read_xlsx(raw: bytes, sheet: str) -> tuple[list[str], list | None]:

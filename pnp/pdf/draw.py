@@ -23,10 +23,16 @@ import cairosvg.surface
 
 from ..load.assets import refuse_fetch
 from .fasttext import draw_text
+from .images import draw_picture, is_picture
 from ..fonts import use_bundled_fonts, use_fonts
 from ..libraries import load_whole
 from ..layout.plans import DocumentInfo, PagePlan, PageTransform, svg_size_mm
 from ..units import Rect, Size, mm_to_pt
+
+
+# The tag cairosvg draws a picture by with `images.draw_picture` (no XML element has a name
+# with a space, so no drawing names it by itself).
+PICTURE_TAG = "pnp picture"
 
 
 class _PlacedSurface(cairosvg.surface.Surface):
@@ -53,6 +59,9 @@ class _PlacedSurface(cairosvg.surface.Surface):
         # cairosvg resets the font options after each element it draws (from its
         # text-rendering), so they are set again before each one.
         self.context.set_font_options(_unhinted_metrics())
+        if is_picture(node):  # drawn from one shared copy, no larger than it prints
+            cairosvg.surface.TAGS.setdefault(PICTURE_TAG, draw_picture)
+            node.tag = PICTURE_TAG
         if not draw_text(self, node):  # a plain line of text: one call, not one per glyph
             super().draw(node)
 

@@ -112,3 +112,23 @@ def test_the_copies_of_an_item_are_drawn_once_and_equal_items_each(renderer, mon
     monkeypatch.setattr(Renderer, "render", render)
     for item, face in zip(items, deck.fronts):
         assert render_stamped(renderer, "own.svg.j2", item, deck.size, deck=deck) == face
+
+
+def test_a_corner_radius_over_half_the_piece_is_a_warning_at_its_line(tmp_path, monkeypatch,
+                                                                       run):
+    """Not clamped silently: the cut file's corners are not what the designer wrote."""
+    from tinygame import front, write_game
+
+    root = write_game(tmp_path, "- {title: One, text: A card., copies: 1}\n",
+                      front('text_box(card, "title", (6, 6, 51, 10))'))
+    manifest = root / "content/tiny/game.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "    size: poker\n", "    size: poker\n    corner_radius_mm: 20\n"), encoding="utf-8")
+    monkeypatch.chdir(root)
+    small = run("check")
+    assert small.code == 0 and "corner-radius" not in small.err  # 20 mm of a 63 mm card
+    manifest.write_text(manifest.read_text().replace("size: poker", "size: 30 x 88 mm"),
+                        encoding="utf-8")
+    result = run("check")
+    assert ("content/tiny/game.yaml:13:23: warning: deck cards: corner_radius_mm 20 is more "
+            "than half the 30 x 88 mm piece") in result.err

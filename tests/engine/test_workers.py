@@ -347,3 +347,16 @@ def test_a_signal_while_the_finishing_library_loads_comes_after_it_has_loaded():
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          timeout=60)
     assert run.stdout.strip() == "interrupted after loading: True", run.stderr
+
+
+@pytest.mark.parametrize(("variable", "value"), [("PNP_JOBS", "two"), ("PNP_JOBS", "0"),
+                                                 ("PNP_MAX_FILE_MB", "1.5"),
+                                                 ("PNP_MAX_ITEMS", "-5")])
+def test_a_count_setting_that_is_not_a_count_is_a_usage_error(tmp_path, run, monkeypatch,
+                                                              variable, value):
+    """Not silently the default: the person who set it meant something."""
+    monkeypatch.setenv(variable, value)
+    result = run("check", "--root", str(tmp_path))
+    assert result.code == 2, result.err
+    assert result.lines[0].startswith(f"pnp: error: {variable}={value!r} is not a whole "
+                                      "number above 0; set it to one (e.g. ")

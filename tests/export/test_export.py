@@ -5,8 +5,10 @@ a schema cannot say (deck IDs unique across a save, sizes from millimetres) chec
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import unquote, urlsplit
 
 import jsonschema
 import pytest
@@ -145,6 +147,43 @@ def test_base_url_names_every_image_under_it(tmp_path, run):
              for key in ("ImageURL", "ImageSecondaryURL")]
     assert urls and all(url.startswith(base) for url in urls)
     assert all((tmp_path / "debtors" / "tts" / url[len(base):]).is_file() for url in urls)
+
+
+def test_base_url_is_percent_encoded_as_a_folder(tmp_path, run):
+    """A space, `?` or `#` in --base-url would end every image address's path early."""
+    result = run("export", "--to", "tts", "--root", str(GAMES / "ledger"), "--out",
+                 str(tmp_path), "--base-url", "https://example.org/my games?/#1", "-j", "1")
+    assert result.code == 0, result.err
+    document = json.loads((tmp_path / "ledger" / "tts" / "ledger-save.json").read_text(
+        encoding="utf-8"))
+    urls = [entry[key] for obj in objects_in(document)
+            for entry in obj.get("CustomDeck", {}).values() for key in ("FaceURL", "BackURL")]
+    assert urls
+    for url in urls:
+        assert url.startswith("https://example.org/my%20games%3F/%231/")
+        parts = urlsplit(url)
+        assert not parts.query and not parts.fragment
+        assert (tmp_path / "ledger" / "tts" / unquote(parts.path.split("/")[-1])).is_file()
+
+
+@pytest.mark.parametrize("options", [["--to", "tts", "--shop", "nosuch"],
+                                     ["--to", "tts", "--shop", "thegamecrafter"],
+                                     ["--to", "shop", "--base-url", "https://example.org/"]])
+def test_an_option_the_export_does_not_use_is_a_usage_error(tmp_path, run, options):
+    result = run("export", "--root", str(GAMES / "ledger"), "--out", str(tmp_path), *options)
+    assert result.code == 2, result.err
+    assert result.err.startswith(f"pnp: error: {options[2]} ") and " is for --to " in result.err
+    assert not (tmp_path / "ledger").exists()
+
+
+@pytest.mark.parametrize("folder", ["content", "templates/ledger/out"])
+def test_out_among_the_games_own_files_is_a_usage_error(tmp_path, run, folder):
+    project = tmp_path / "ledger"
+    shutil.copytree(GAMES / "ledger", project)
+    result = run("export", "--root", str(project), "--out", str(project / folder))
+    assert result.code == 2, result.err
+    assert "is inside the project's " in result.err and "among the game's own files" in result.err
+    assert sorted(p.name for p in (project / "content").iterdir()) == ["ledger"]
 
 
 def test_the_schema_refuses_what_tts_cannot_load():

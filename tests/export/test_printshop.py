@@ -88,8 +88,12 @@ def test_test_games_export_at_their_products_sizes(tmp_path, run):
     result = run("export", "--to", "shop", "--root", str(GAMES / "ledger"), "--sheets", "cards",
                  "--out", str(tmp_path))
     assert result.code == 0, result.err
-    # Ledger's 130 px art at 21 mm is below a shop's 300 dpi: a warning, as --strict refuses.
-    assert any("shop-image-resolution" in line and "157 dpi" in line for line in result.lines)
+    # Ledger's 130 px art at 21 mm is below a shop's 300 dpi: a warning, as --strict refuses,
+    # at each card's art cell (not at the deck's `front:` line).
+    coarse = [line for line in result.lines if "shop-image-resolution" in line]
+    assert coarse and all("157 dpi" in line for line in coarse)
+    assert [line.split(": warning: ")[0].split("content/ledger/")[1] for line in coarse] == \
+        ["cards.csv:2:4", "cards.csv:3:4", "cards.csv:4:4"]
     assert check_pngs(tmp_path / "ledger" / "shop-thegamecrafter", "ledger", {"cards"}) == 6
 
 

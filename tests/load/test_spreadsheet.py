@@ -136,6 +136,16 @@ def test_a_bad_cell_is_found_by_sheet_and_cell(tmp_path, run, monkeypatch, cells
     assert message in text
 
 
+def test_a_formula_with_no_saved_result_is_one_finding_at_its_cell(tmp_path, run,
+                                                                   monkeypatch):
+    """Not also a missing value at the row's first cell."""
+    root = banking(tmp_path, spreadsheet=True)
+    set_cells(root / CARDS, "Cards", {"C4": "=1+2"})
+    monkeypatch.chdir(root)
+    errors = [f for f in check_json(run, root) if f["severity"] == "error"]
+    assert [(f["rule"], f["line"], f["column"]) for f in errors] == [("spreadsheet-cell", 4, 3)]
+
+
 def test_a_sheet_the_workbook_does_not_have_is_a_finding_at_the_manifest(tmp_path, run,
                                                                          monkeypatch):
     root = banking(tmp_path, spreadsheet=True)
