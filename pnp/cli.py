@@ -67,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--plan", action="store_true",
                        help="also write the whole kit as one PDF, as 'pnp plan' does")
     _language_argument(build)
+    _lenient_argument(build)
 
     plan = commands.add_parser(
         "plan", parents=[common], help="the whole kit on the fewest sheets, in one PDF",
@@ -75,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
                     "with a plan page; print the sheets per stock, the cuts and the ink.")
     _writing_arguments(plan)
     _language_argument(plan)
+    _lenient_argument(plan)
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
@@ -87,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", dest="cache", action="store_false",
                        help="check every sheet afresh, and remember nothing of this check")
     _language_argument(check)
+    _lenient_argument(check)
 
     proof = commands.add_parser(
         "proof", parents=[common], help="write an HTML gallery of every face, with findings",
@@ -136,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
                             "itself after every rebuild")
     watch.add_argument("--port", type=_port, default=None, metavar="N",
                        help="with --proof: serve the gallery on this port (default: a free one)")
+    _lenient_argument(watch)
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
@@ -213,6 +217,11 @@ def _print_arguments(command: argparse.ArgumentParser) -> None:
                          help="printer profile from printers/NAME.yaml ('pnp calibrate')")
     command.add_argument("--ink-saver", action="store_true",
                          help="leave out what the templates mark as decoration")
+
+def _lenient_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--lenient", action="store_true",
+                         help="an unknown key in game.yaml is a warning, not an error (it is "
+                              "ignored, which may change what prints)")
 
 def _language_argument(command: argparse.ArgumentParser) -> None:
     command.add_argument("--lang", default="", metavar="CODE",
