@@ -109,11 +109,14 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     with recorded.recording() as loaded, reads.confined(project.root), collector.lasting():
         game = load_game(folder, project.shown, findings, lang, partial=True,
                          run=partial(run_tasks, workers=jobs or default_jobs()), lenient=lenient)
-    if game is not None and not game.complete:
-        # Not drawn, but its rules run on what is valid, so one error hides no other finding.
+    # A game with errors is never printed, but its rules run on what is valid and the faces
+    # of its valid items are drawn, so one error hides no other finding.
+    draft = game is not None and not game.complete
+    if draft:
         findings.extend(check_rules(project, folder, game))
-        return checked
-    checked.game = game
+        game, remember, plan = game.drawable(), False, False
+    else:
+        checked.game = game
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(
@@ -157,7 +160,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                 owners.append(sheet)
     # The largest drawing first and the rules next, so every worker starts on a long task.
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
-    drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
+    drawing.insert(1, (0, lambda: SheetWork(rules=Findings() if draft else
+                                            check_rules(project, folder, game))))
     reported = [("", *renderer.take_findings())]  # (sheet, findings, keys reported once)
     for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
                                                       jobs or default_jobs(), _taken)):
@@ -188,6 +192,10 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                 continue
             once.update(shown)
             findings.add(finding)
+    if draft:  # a template's failure may be the gap's (a row it looks up); not reported
+        findings.items = [f for f in findings.items if f.rule != "template-error"]
+        checked.renderer, checked.outputs, checked.by_name = None, {}, {}
+        return checked
     if plan and not findings.errors:
         checked.kit = plan_kit(name, sheets, checked.outputs, renderer, paper, options,
                                findings)

@@ -9,6 +9,8 @@ finding.
 
 from __future__ import annotations
 
+import copy
+
 import dataclasses
 from pathlib import Path
 from typing import Any, Callable
@@ -81,6 +83,21 @@ class Game:
         if name in parts:
             return parts[name]
         raise AttributeError(name)
+
+    def drawable(self) -> "Game | None":
+        """A partly valid game as far as it can be drawn: every part with its valid items and
+        none withheld, so the faces of the items without errors are checked in the same run
+        as the errors (text fit, emphasis, fonts); None when a part could not be read at all.
+        Only checked, never printed: its decks may lack the items with errors."""
+        if self.complete:
+            return self
+        if any(value is INVALID for value in self.parts.values()):
+            return None
+        view = copy.copy(self)
+        view.complete, view.withheld = True, frozenset()
+        view.sheets = {name: sheet for name, sheet in dict.items(self.sheets)
+                       if sheet.kind != "deck" or sheet.data}  # a deck left with no items
+        return view
 
     def names(self) -> dict[str, Any]:
         """The names expressions see: `game`, `info` and every table and deck."""
