@@ -32,7 +32,8 @@ COMMANDS = {"build": ("build", "cmd_build"), "plan": ("build", "cmd_plan"),
             "list": ("report", "cmd_list"), "layouts": ("report", "cmd_layouts"),
             "diff": ("report", "cmd_diff"), "proof": ("report", "cmd_proof"),
             "export": ("export", "cmd_export"), "new": ("tools", "cmd_new"),
-            "calibrate": ("tools", "cmd_calibrate"), "cache": ("tools", "cmd_cache")}
+            "calibrate": ("tools", "cmd_calibrate"), "cache": ("tools", "cmd_cache"),
+            "lsp": ("editor", "cmd_lsp")}
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
@@ -188,6 +189,15 @@ def _parser() -> argparse.ArgumentParser:
                     "is always safe: the next run is only slower.")
     cache.add_argument("action", nargs="?", choices=["clear"], help="remove the cache")
     cache.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    lsp = commands.add_parser(
+        "lsp", help="language server: findings in your editor as you type",
+        description="Speak the Language Server Protocol on stdin/stdout, for an editor to "
+                    "start: the findings of 'pnp check' on game.yaml, data files and templates "
+                    "as you type (unsaved text included), completion of field and icon names, "
+                    "and a card's fitted text on hover over its data row. README: 'Findings "
+                    "in your editor'.")
+    lsp.add_argument("--debug", action="store_true", help="show tracebacks")
 
     new = commands.add_parser("new", help="start a game of your own",
                               description="Write a small, working game: a deck from CSV, "
