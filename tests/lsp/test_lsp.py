@@ -157,12 +157,19 @@ def test_unsaved_edits_show_and_clear(tmp_path, capsys):
             await session.until(game_file, lambda found: not _rules_at(found, row))
 
             # Completion and hover, from the last check.
-            session.open(template)
-            completed = await session.client.text_document_completion_async(
-                types.CompletionParams(
-                    text_document=types.TextDocumentIdentifier(uri=session.uri(template)),
-                    position=types.Position(line=row, character=0)))
-            assert completed is not None
+            async def completed(path: Path, text: str) -> set[str]:
+                session.change(path, text + "\n" + saved[path])  # typed, unsaved, on line 1
+                answer = await session.client.text_document_completion_async(
+                    types.CompletionParams(
+                        text_document=types.TextDocumentIdentifier(uri=session.uri(path)),
+                        position=types.Position(line=0, character=len(text))))
+                return {item.label for item in answer.items}
+
+            assert "title" in await completed(template, "{{ card.ti")
+            assert await completed(template, '{{ icon("') >= {"red", "yellow", "green", "blue"}
+            assert await completed(events, "  effect: pay {gr") == {"green"}
+            session.change(template, saved[template])
+            session.change(events, saved[events])
             hovered = await session.client.text_document_hover_async(types.HoverParams(
                 text_document=types.TextDocumentIdentifier(uri=session.uri(events)),
                 position=types.Position(line=line, character=4)))
