@@ -80,7 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     _lenient_argument(plan)
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
-                                description="Find every problem in the content, print nothing.")
+                                description="Find every problem in the content, lay out and draw every sheet as "
+                                            "a build would, and print each problem on one "
+                                            "line (file:line, what is wrong, what to do). "
+                                            "Writes no PDF.")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
     check.add_argument("--paper", default="letter", choices=sorted(PAPERS),
                        help="lay out and draw the sheets for this paper (default: letter)")
@@ -89,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     _print_arguments(check)  # a check lays the sheets out as the build would print them
     check.add_argument("--no-cache", dest="cache", action="store_false",
                        help="check every sheet afresh, and remember nothing of this check")
-    _language_argument(check)
+    _language_argument(check, writes_pdfs=False)
     _lenient_argument(check)
 
     proof = commands.add_parser(
@@ -104,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     proof.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    _language_argument(proof)
+    _language_argument(proof, writes_pdfs=False)
 
     diff = commands.add_parser(
         "diff", parents=[common], help="what changed since the last build, card by card",
@@ -151,8 +154,11 @@ def _parser() -> argparse.ArgumentParser:
         "calibrate", parents=[common], help="printer calibration sheet, and saving a profile",
         description="Write a two-sided calibration sheet; with --save, write a printer "
                     "profile from what you read on it.")
-    calibrate.add_argument("--paper", default="letter", choices=sorted(PAPERS))
-    calibrate.add_argument("--duplex", default="long-edge", choices=["long-edge", "short-edge"])
+    calibrate.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                           help="paper size of the calibration sheet (default: letter)")
+    calibrate.add_argument("--duplex", default="long-edge", choices=["long-edge", "short-edge"],
+                           help="how your printer turns the sheet for its back (default: "
+                                "long-edge)")
     calibrate.add_argument("--out", type=Path, default=None,
                            help="output folder (default: output/ in the project)")
     calibrate.add_argument("--save", metavar="NAME", help="write printers/NAME.yaml")
@@ -167,7 +173,8 @@ def _parser() -> argparse.ArgumentParser:
                     "image, saved-object JSON) or for a print shop: each piece as the shop's "
                     "product of its size (pnp/data/shops.yaml), one PNG per face or one PDF per "
                     "deck, after a preflight of every face against its product.")
-    export.add_argument("--to", choices=["tts", "shop"], default="tts")
+    export.add_argument("--to", choices=["tts", "shop"], default="tts",
+                        help="tts: Tabletop Simulator (default); shop: a print shop's files")
     export.add_argument("--shop", default="thegamecrafter", metavar="NAME",
                         help="print shop for --to shop, one of pnp/data/shops.yaml (default: "
                              "thegamecrafter)")
@@ -233,10 +240,11 @@ def _lenient_argument(command: argparse.ArgumentParser) -> None:
                          help="an unknown key in game.yaml is a warning, not an error (it is "
                               "ignored, which may change what prints)")
 
-def _language_argument(command: argparse.ArgumentParser) -> None:
+def _language_argument(command: argparse.ArgumentParser, writes_pdfs: bool = True) -> None:
     command.add_argument("--lang", default="", metavar="CODE",
                          help="the edition in this language, one of game.yaml's 'languages' "
-                              "(default: the first); its PDFs carry the code in their names")
+                              "(default: the first)" + ("; its PDFs carry the code in their "
+                                                        "names" if writes_pdfs else ""))
 
 def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
