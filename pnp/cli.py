@@ -33,7 +33,7 @@ COMMANDS = {"build": ("build", "cmd_build"), "plan": ("build", "cmd_plan"),
             "diff": ("report", "cmd_diff"), "proof": ("report", "cmd_proof"),
             "export": ("export", "cmd_export"), "new": ("tools", "cmd_new"),
             "calibrate": ("tools", "cmd_calibrate"), "cache": ("tools", "cmd_cache"),
-            "lsp": ("editor", "cmd_lsp")}
+            "lsp": ("pnp.lsp.server", "cmd_lsp")}  # a front end beside the commands
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
@@ -273,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         start_drawing(DRAWING["preload"])
     try:
         module, function = COMMANDS[args.command]
-        command = getattr(importlib.import_module(f"pnp.commands.{module}"), function)
+        command = getattr(importlib.import_module(
+            module if "." in module else f"pnp.commands.{module}"), function)
     except KeyboardInterrupt:
         print("pnp: interrupted; no output was changed", file=sys.stderr)
         return 130

@@ -136,7 +136,7 @@ def make_server() -> PnpServer:
     return server
 
 
-def serve() -> int:
-    """Answer an editor on stdin and stdout until it says exit."""
+def cmd_lsp(args) -> int:
+    """`pnp lsp`: answer an editor on stdin and stdout until it says exit."""
     make_server().start_io()
     return 0
