@@ -14,7 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
