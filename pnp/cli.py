@@ -33,7 +33,8 @@ COMMANDS = {"build": ("build", "cmd_build"), "plan": ("build", "cmd_plan"),
             "list": ("report", "cmd_list"), "layouts": ("report", "cmd_layouts"),
             "diff": ("report", "cmd_diff"), "proof": ("report", "cmd_proof"),
             "export": ("export", "cmd_export"), "new": ("tools", "cmd_new"),
-            "calibrate": ("tools", "cmd_calibrate"), "cache": ("tools", "cmd_cache")}
+            "calibrate": ("tools", "cmd_calibrate"), "cache": ("tools", "cmd_cache"),
+            "lsp": ("pnp.lsp.server", "cmd_lsp")}  # a front end beside the commands
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
@@ -68,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--plan", action="store_true",
                        help="also write the whole kit as one PDF, as 'pnp plan' does")
     _language_argument(build)
+    _lenient_argument(build)
 
     plan = commands.add_parser(
         "plan", parents=[common], help="the whole kit on the fewest sheets, in one PDF",
@@ -76,9 +78,13 @@ def _parser() -> argparse.ArgumentParser:
                     "with a plan page; print the sheets per stock, the cuts and the ink.")
     _writing_arguments(plan)
     _language_argument(plan)
+    _lenient_argument(plan)
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
-                                description="Find every problem in the content, print nothing.")
+                                description="Find every problem in the content, lay out and draw every sheet as "
+                                            "a build would, and print each problem on one "
+                                            "line (file:line, what is wrong, what to do). "
+                                            "Writes no PDF.")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
     check.add_argument("--paper", default="letter", choices=sorted(PAPERS),
                        help="lay out and draw the sheets for this paper (default: letter)")
@@ -87,7 +93,8 @@ def _parser() -> argparse.ArgumentParser:
     _print_arguments(check)  # a check lays the sheets out as the build would print them
     check.add_argument("--no-cache", dest="cache", action="store_false",
                        help="check every sheet afresh, and remember nothing of this check")
-    _language_argument(check)
+    _language_argument(check, writes_pdfs=False)
+    _lenient_argument(check)
 
     proof = commands.add_parser(
         "proof", parents=[common], help="write an HTML gallery of every face, with findings",
@@ -101,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--out", type=Path, default=None,
                        help="output folder (default: output/ in the project)")
     proof.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    _language_argument(proof)
+    _language_argument(proof, writes_pdfs=False)
 
     diff = commands.add_parser(
         "diff", parents=[common], help="what changed since the last build, card by card",
@@ -137,6 +144,7 @@ def _parser() -> argparse.ArgumentParser:
                             "itself after every rebuild")
     watch.add_argument("--port", type=_port, default=None, metavar="N",
                        help="with --proof: serve the gallery on this port (default: a free one)")
+    _lenient_argument(watch)
 
     commands.add_parser("list", parents=[common], help="show games and their sheets",
                         description="Show the games found and the sheets each can build.")
@@ -147,8 +155,11 @@ def _parser() -> argparse.ArgumentParser:
         "calibrate", parents=[common], help="printer calibration sheet, and saving a profile",
         description="Write a two-sided calibration sheet; with --save, write a printer "
                     "profile from what you read on it.")
-    calibrate.add_argument("--paper", default="letter", choices=sorted(PAPERS))
-    calibrate.add_argument("--duplex", default="long-edge", choices=["long-edge", "short-edge"])
+    calibrate.add_argument("--paper", default="letter", choices=sorted(PAPERS),
+                           help="paper size of the calibration sheet (default: letter)")
+    calibrate.add_argument("--duplex", default="long-edge", choices=["long-edge", "short-edge"],
+                           help="how your printer turns the sheet for its back (default: "
+                                "long-edge)")
     calibrate.add_argument("--out", type=Path, default=None,
                            help="output folder (default: output/ in the project)")
     calibrate.add_argument("--save", metavar="NAME", help="write printers/NAME.yaml")
@@ -163,7 +174,8 @@ def _parser() -> argparse.ArgumentParser:
                     "image, saved-object JSON) or for a print shop: each piece as the shop's "
                     "product of its size (pnp/data/shops.yaml), one PNG per face or one PDF per "
                     "deck, after a preflight of every face against its product.")
-    export.add_argument("--to", choices=["tts", "shop"], default="tts")
+    export.add_argument("--to", choices=["tts", "shop"], default="tts",
+                        help="tts: Tabletop Simulator (default); shop: a print shop's files")
     export.add_argument("--shop", default=None, metavar="NAME",
                         help="print shop for --to shop, one of pnp/data/shops.yaml (default: "
                              "thegamecrafter)")
@@ -185,6 +197,15 @@ def _parser() -> argparse.ArgumentParser:
                     "is always safe: the next run is only slower.")
     cache.add_argument("action", nargs="?", choices=["clear"], help="remove the cache")
     cache.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    lsp = commands.add_parser(
+        "lsp", help="language server: findings in your editor as you type",
+        description="Speak the Language Server Protocol on stdin/stdout, for an editor to "
+                    "start: the findings of 'pnp check' on game.yaml, data files and templates "
+                    "as you type (unsaved text included), completion of field and icon names, "
+                    "and a card's fitted text on hover over its data row. README: 'Findings "
+                    "in your editor'.")
+    lsp.add_argument("--debug", action="store_true", help="show tracebacks")
 
     new = commands.add_parser("new", help="start a game of your own",
                               description="Write a small, working game: a deck from CSV, "
@@ -215,10 +236,16 @@ def _print_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--ink-saver", action="store_true",
                          help="leave out what the templates mark as decoration")
 
-def _language_argument(command: argparse.ArgumentParser) -> None:
+def _lenient_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--lenient", action="store_true",
+                         help="an unknown key in game.yaml is a warning, not an error (it is "
+                              "ignored, which may change what prints)")
+
+def _language_argument(command: argparse.ArgumentParser, writes_pdfs: bool = True) -> None:
     command.add_argument("--lang", default="", metavar="CODE",
                          help="the edition in this language, one of game.yaml's 'languages' "
-                              "(default: the first); its PDFs carry the code in their names")
+                              "(default: the first)" + ("; its PDFs carry the code in their "
+                                                        "names" if writes_pdfs else ""))
 
 def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
@@ -247,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         start_drawing(DRAWING["preload"])
     try:
         module, function = COMMANDS[args.command]
-        command = getattr(importlib.import_module(f"pnp.commands.{module}"), function)
+        command = getattr(importlib.import_module(
+            module if "." in module else f"pnp.commands.{module}"), function)
     except KeyboardInterrupt as interrupt:
         print("pnp: interrupted; no output was changed", file=sys.stderr)
         return exit_code(interrupt)

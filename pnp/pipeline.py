@@ -76,7 +76,8 @@ LOOKED_UP_HERE = 8
 def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER,
                   layout: str = "home", printer: str | None = None, ink_saver: bool = False,
                   jobs: int | None = None, remember: bool = True, plan: bool = False,
-                  lang: str = "") -> tuple[list[CheckedGame], Findings]:
+                  lang: str = "", lenient: bool = False
+                  ) -> tuple[list[CheckedGame], Findings]:
     """What `pnp check` reports and `pnp build` checks before it draws: the print options
     (the project's layouts.yaml, the layout, the printer profile) and every named game checked
     with them on `paper`. Both commands call this, so a check lays out exactly what a build
@@ -86,7 +87,7 @@ def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER
     options, findings = print_options(project, layout, printer, ink_saver)
     if findings.errors:
         return [], findings
-    checked = [check_game(project, name, paper, options, jobs, remember, plan, lang)
+    checked = [check_game(project, name, paper, options, jobs, remember, plan, lang, lenient)
                for name in names]
     for game in checked:
         findings.extend(game.findings)
@@ -95,7 +96,8 @@ def check_project(project: Project, names: list[str], paper: str = DEFAULT_PAPER
 
 def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                options: PrintOptions | None = None, jobs: int | None = None,
-               remember: bool = True, plan: bool = False, lang: str = "") -> CheckedGame:
+               remember: bool = True, plan: bool = False, lang: str = "",
+               lenient: bool = False) -> CheckedGame:
     """Load, validate and model one game, run its rules, and draw everything a build on
     `paper` would draw, sharing the sheets between `jobs` processes (default: one per CPU;
     the result is the same). With `remember`, a sheet whose inputs are those of an earlier
@@ -106,12 +108,15 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     collector.release()
     with recorded.recording() as loaded, reads.confined(project.root), collector.lasting():
         game = load_game(folder, project.shown, findings, lang, partial=True,
-                         run=partial(run_tasks, workers=jobs or default_jobs()))
-    if game is not None and not game.complete:
-        # Not drawn, but its rules run on what is valid, so one error hides no other finding.
+                         run=partial(run_tasks, workers=jobs or default_jobs()), lenient=lenient)
+    # A game with errors is never printed, but its rules run on what is valid and the faces
+    # of its valid items are drawn, so one error hides no other finding.
+    draft = game is not None and not game.complete
+    if draft:
         findings.extend(check_rules(project, folder, game))
-        return checked
-    checked.game = game
+        game, remember, plan = game.drawable(), False, False
+    else:
+        checked.game = game
     if game is None:
         return checked
     renderer = checked.renderer = Renderer(
@@ -155,7 +160,8 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                 owners.append(sheet)
     # The largest drawing first and the rules next, so every worker starts on a long task.
     drawing.sort(key=lambda task: -len(getattr(owners[task[0]], "items", ())))
-    drawing.insert(1, (0, lambda: SheetWork(rules=check_rules(project, folder, game))))
+    drawing.insert(1, (0, lambda: SheetWork(rules=Findings() if draft else
+                                            check_rules(project, folder, game))))
     reported = [("", *renderer.take_findings())]  # (sheet, findings, keys reported once)
     for (number, _), result in zip(drawing, run_tasks([task for _, task in drawing],
                                                       jobs or default_jobs(), _taken)):
@@ -186,6 +192,10 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                 continue
             once.update(shown)
             findings.add(finding)
+    if draft:  # a template's failure may be the gap's (a row it looks up); not reported
+        findings.items = [f for f in findings.items if f.rule != "template-error"]
+        checked.renderer, checked.outputs, checked.by_name = None, {}, {}
+        return checked
     if plan and not findings.errors:
         checked.kit = plan_kit(name, sheets, checked.outputs, renderer, paper, options,
                                findings)

@@ -2,7 +2,8 @@
 
 Shown only on an interactive terminal, never in CI (`CI` set) or when stderr is piped or
 redirected, and only once a build has run for SHOW_AFTER_S, so a quick build prints nothing
-but its result. The line is cleared when the work ends.
+but its result. The line names the game it draws (`pnp build: downturn: drawing [###...]
+12/40 pages`), and is cleared when the work ends, before anything else is printed.
 """
 
 from __future__ import annotations
@@ -28,12 +29,12 @@ class Progress:
     """`update(done, total)` as work finishes; `close()` when it ends."""
 
     def __init__(self, what: str, stream: TextIO | None = None, *, enabled: bool | None = None,
-                 show_after_s: float = SHOW_AFTER_S) -> None:
+                 show_after_s: float | None = None) -> None:
         self.what = what
         self.stream = stream or sys.stderr
         self.enabled = wanted(self.stream) if enabled is None else enabled
         self.started = time.monotonic()
-        self.show_after_s = show_after_s
+        self.show_after_s = SHOW_AFTER_S if show_after_s is None else show_after_s
         self.shown = False
 
     def update(self, done: int, total: int) -> None:
@@ -41,7 +42,8 @@ class Progress:
             return
         width = 24
         filled = width * done // max(total, 1)
-        line = f"\r{self.what}: [{'#' * filled}{'.' * (width - filled)}] {done}/{total} pages"
+        line = (f"\r{self.what}: drawing [{'#' * filled}{'.' * (width - filled)}] "
+                f"{done}/{total} pages")
         self.stream.write(line)
         self.stream.flush()
         self.shown = True

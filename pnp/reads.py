@@ -136,7 +136,25 @@ def digest(data: bytes) -> str:
     return f"{len(data)} {hashlib.sha256(data).hexdigest()}"
 
 
+_OVERLAY: dict[str, bytes] = {}  # absolute path -> the bytes a read finds there instead
+
+
+@contextmanager
+def overlaid(files: dict[str, bytes]) -> Iterator[None]:
+    """Until the block ends, a read of one of `files` (by absolute path) finds the bytes
+    given, not the disk's: an editor's unsaved buffers laid over the project (pnp.lsp). What
+    is noted is their digest, so what is kept from such a read is keyed on them."""
+    _OVERLAY.update({os.path.abspath(path): data for path, data in files.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.clear()
+
+
 def _read(path: str, limit: int | None, roots: tuple[str, ...] = ()) -> bytes:
+    if _OVERLAY and os.path.abspath(path) in _OVERLAY:
+        data = _OVERLAY[os.path.abspath(path)]
+        return data if limit is None else data[:limit]
     # Opened without waiting (a pipe with no writer), then asked what it is and, when
     # confined, where it is: what was read is what was looked at, even if the file (or a
     # link on its path) is replaced meanwhile.

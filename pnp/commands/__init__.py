@@ -47,7 +47,8 @@ def check_with(project: Project, names: list[str], args, remember: bool = True):
                          getattr(args, "layout", "home"), getattr(args, "printer", None),
                          getattr(args, "ink_saver", False), getattr(args, "jobs", None),
                          remember, plan=getattr(args, "plan", False),
-                         lang=getattr(args, "lang", ""))
+                         lang=getattr(args, "lang", ""),
+                         lenient=getattr(args, "lenient", False))
 
 
 def wanted_sheets(args) -> list[str] | None:

@@ -65,8 +65,7 @@ def _build(project: Project, args, names: list[str], findings: Findings,
     for checked, _ in plan:
         remove_stale_staging(out_dir / checked.name)
     baselines = _reprint_baselines(project, plan, out_dir, args) if reprint else {}
-    started = time.perf_counter()
-    with staged_output() as staging, Progress("pnp build") as progress:
+    with staged_output() as staging:
         records = HeldWrites(staging)
 
         def record_game(checked) -> None:
@@ -80,19 +79,22 @@ def _build(project: Project, args, names: list[str], findings: Findings,
                              git=answers.git_head(project.root))
 
         # A game's faces are recorded while its PDFs are drawn: they are known from the check.
-        written = [path for checked, decks in plan
-                   for path in build_game(checked, decks, out_dir, staging, drawing,
-                                          cache=args.cache, progress=progress.update,
-                                          meanwhile=partial(record_game, checked))]
+        written = []
+        for checked, decks in plan:  # a bar for each game, gone before the next one's notes
+            with Progress(f"pnp build: {checked.name}") as progress:
+                written += build_game(checked, decks, out_dir, staging, drawing,
+                                      cache=args.cache, progress=progress.update,
+                                      meanwhile=partial(record_game, checked))
         records.stage()
         reprints = _write_reprints(plan, baselines, out_dir, staging, args.paper)
-        kits = _write_kits([c for c, _ in plan], out_dir, staging, drawing, progress.update) \
-            if getattr(args, "plan", False) else []
+        with Progress("pnp build: the kit") as progress:
+            kits = _write_kits([c for c, _ in plan], out_dir, staging, drawing,
+                               progress.update) if getattr(args, "plan", False) else []
     for checked, _ in plan:  # an earlier reprint is out of date once nothing needs one
         stale = out_dir / checked.name / f"reprint-{args.paper}.pdf"
         if checked.name in baselines and stale not in reprints:
             stale.unlink(missing_ok=True)
-    elapsed = time.perf_counter() - started
+    elapsed = time.perf_counter() - checking  # the whole command: its check and its PDFs
     total = sum(len(checked.outputs.get(sheet.name, [])) for checked, decks in plan
                 for sheet in decks)
     unchanged = total - len(written)
@@ -159,7 +161,7 @@ def cmd_plan(args) -> int:
             print(f"pnp plan: {tally(findings)}; nothing was written", file=sys.stderr)
             return EXIT_ERRORS
         out_dir = args.out or project.root / "output"
-        with staged_output() as staging, Progress("pnp plan") as progress:
+        with staged_output() as staging, Progress("pnp plan: the kit") as progress:
             kits = _write_kits(checked_games, out_dir, staging, drawing, progress.update)
     _print_kits(kits)
     return EXIT_OK
@@ -195,8 +197,9 @@ def _print_kits(kits: list) -> None:
 def cmd_watch(args) -> int:
     from ..watch.serve import watch_project
 
+    # The build printed the round's findings; the proof after it does not print them again.
     proof_args = argparse.Namespace(**vars(args), card=None, png=False, changed=False,
-                                    dpi=150)
+                                    dpi=150, findings_shown=True)
     project = Project(args.root)
     names, missing = game_names(project, args)  # no game is an error now, not each round
     if missing.errors:  # a game named that is not there: say so once, and do not watch

@@ -130,7 +130,8 @@ def cmd_proof(args) -> int:
         raise UsageError(f"no card named '{args.card}'; " + (
             suggest(args.card, titles) or "cards are named by their title"))
     out_dir = args.out or project.root / "output"
-    print_findings(findings)
+    if not getattr(args, "findings_shown", False):  # `pnp watch --proof` printed them
+        print_findings(findings)
     for checked in checked_games:
         remove_stale_staging(proof_folder(checked, out_dir))
     with staged_output() as staging:

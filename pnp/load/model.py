@@ -9,6 +9,8 @@ finding.
 
 from __future__ import annotations
 
+import copy
+
 import dataclasses
 from pathlib import Path
 from typing import Any, Callable
@@ -82,6 +84,21 @@ class Game:
             return parts[name]
         raise AttributeError(name)
 
+    def drawable(self) -> "Game | None":
+        """A partly valid game as far as it can be drawn: every part with its valid items and
+        none withheld, so the faces of the items without errors are checked in the same run
+        as the errors (text fit, emphasis, fonts); None when a part could not be read at all.
+        Only checked, never printed: its decks may lack the items with errors."""
+        if self.complete:
+            return self
+        if any(value is INVALID for value in self.parts.values()):
+            return None
+        view = copy.copy(self)
+        view.complete, view.withheld = True, frozenset()
+        view.sheets = {name: sheet for name, sheet in dict.items(self.sheets)
+                       if sheet.kind != "deck" or sheet.data}  # a deck left with no items
+        return view
+
     def names(self) -> dict[str, Any]:
         """The names expressions see: `game`, `info` and every table and deck."""
         return {"game": self, "info": self.info, **self.parts}
@@ -94,16 +111,17 @@ SHARED_DATA_BYTES = 1_000_000
 
 
 def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
-              lang: str = "", partial: bool = False, run: InTurn | None = None
-              ) -> Game | None:
+              lang: str = "", partial: bool = False, run: InTurn | None = None,
+              lenient: bool = False) -> Game | None:
     """Read, validate and model one game folder, in the edition of language `lang` (default:
     the language its data is written in); None when it cannot be modelled. With `partial`, a
     game whose manifest is valid but whose data has errors is returned with `complete` False
     and the parts with errors `withheld`, for its rules to run on what is valid. Two or more
     large data files are read and validated by `run` (several processes, one each), when it
-    is given; the result is the same."""
+    is given; the result is the same. An unknown key in the manifest is an error (it would
+    change what prints), or with `lenient` a warning."""
     loader = Loader(folder, shown, findings)
-    manifest = _read_manifest(folder, shown, lang, findings)
+    manifest = _read_manifest(folder, shown, lang, findings, lenient)
     if manifest is None:
         return None
     info, left_out = manifest
@@ -146,8 +164,8 @@ def load_game(folder: Path, shown: Callable[[Path], str], findings: Findings,
     return game
 
 
-def _read_manifest(folder: Path, shown: Callable[[Path], str], lang: str, findings: Findings
-                   ) -> tuple[Manifest, dict[str, int]] | None:
+def _read_manifest(folder: Path, shown: Callable[[Path], str], lang: str, findings: Findings,
+                   lenient: bool = False) -> tuple[Manifest, dict[str, int]] | None:
     """The game's manifest and the entries left out of it (each with its number of errors);
     None when it cannot be read, or has no edition in `lang`."""
     game_file = folder / GAME_FILE
@@ -155,7 +173,8 @@ def _read_manifest(folder: Path, shown: Callable[[Path], str], lang: str, findin
     # (the game is then only checked, never drawn); the others are read as ever.
     info, left_out = validate_entries(load_document(game_file, shown(game_file), findings),
                                       Manifest, "", findings,
-                                      (TableSpec, DeckSpec, BoardSpec, PageSpec))
+                                      (TableSpec, DeckSpec, BoardSpec, PageSpec),
+                                      unknown_keys_fail=not lenient)
     if info is INVALID or edition_problem(info, lang, findings):
         return None
     return info, left_out

@@ -105,9 +105,13 @@ def _shown(text: str) -> str:
 class Validator:
     """Structures one document's nodes into model objects, collecting findings."""
 
-    def __init__(self, shown: str, findings: Findings, separable: tuple[type, ...] = ()):
+    def __init__(self, shown: str, findings: Findings, separable: tuple[type, ...] = (),
+                 unknown_keys_fail: bool = False):
         self.shown = shown
         self.findings = findings
+        # An unknown key is an error (the entry is left out) rather than a warning: in a
+        # manifest, where a misspelt key silently changes what prints.
+        self.unknown_keys_fail = unknown_keys_fail
         self._item: _Named | None = None  # the list item being read
         # A mapping of these (a manifest's decks) loses an entry with an error, not its use.
         self.separable = separable
@@ -319,10 +323,15 @@ class Validator:
         for key, value in self._keys(node, path):
             name = key.value
             if name not in fields:
-                self.findings.warning(
-                    "schema-unknown-key", location_of(self.shown, key),
-                    f"unknown key '{_shown(name)}'", field=path,
-                    hint=suggest(printable(name), fields) or f"known keys: {', '.join(fields)}")
+                hint = suggest(printable(name), fields) or f"known keys: {', '.join(fields)}"
+                if self.unknown_keys_fail:
+                    self.error("schema-unknown-key", key, path, f"unknown key '{_shown(name)}'",
+                               hint=f"{hint} (pnp would ignore it, which changes what prints; "
+                                    "--lenient makes this a warning)")
+                    ok = False
+                else:
+                    self.findings.warning("schema-unknown-key", location_of(self.shown, key),
+                                          f"unknown key '{_shown(name)}'", field=path, hint=hint)
                 continue
             meta = fields[name].metadata
             self._bounds = (meta.get("min"), meta.get("max"))
@@ -411,14 +420,16 @@ def validate(document, hint: Any, path: str, findings: Findings) -> Any:
 
 
 def validate_entries(document, hint: Any, path: str, findings: Findings,
-                     separable: tuple[type, ...]) -> tuple[Any, dict[str, int]]:
+                     separable: tuple[type, ...], unknown_keys_fail: bool = False
+                     ) -> tuple[Any, dict[str, int]]:
     """`validate`, but an entry with an error in a mapping of `separable` values (one deck's
     spec among a manifest's decks) is left out rather than making the whole document
     unusable: the other entries are still read and checked. Returns the value and the path of
-    each entry left out, with the number of errors it had."""
+    each entry left out, with the number of errors it had. With `unknown_keys_fail`, an
+    unknown key is an error that leaves its entry out, not a warning."""
     if document.root is None:
         return INVALID, {}
-    validator = Validator(document.shown, findings, separable)
+    validator = Validator(document.shown, findings, separable, unknown_keys_fail)
     return validator.structure(document.root, hint, path), validator.left_out
 
 

@@ -136,11 +136,16 @@ class FaceChecks:
         for problem in printed_text_problems(svg, self.fonts):
             if problem.char and self._manifest_text(problem.text, problem.char):
                 continue  # reported at its game.yaml line (pnp.pipeline.check_printed_text)
-            where = _data_location(item, problem.text, problem.char)
+            # A family is the template's whatever the data: at its line, once.
+            where = _data_location(item, problem.text, problem.char) if problem.char else None
             if where is None:
                 rendered = svg.splitlines()
                 text = rendered[problem.line - 1] if 0 < problem.line <= len(rendered) else ""
                 where = self.report.source_line(template, text)
+            if not problem.char:
+                if (where, problem.rule) in self.report.once:
+                    continue
+                self.report.once.add((where, problem.rule))
             self.report.error(where, problem.message, label, problem.rule, problem.hint)
 
     def _manifest_text(self, printed: str, char: str) -> bool:

@@ -24,7 +24,7 @@ from ..units import MM_PER_PT, Size
 from .emphasis import BOLD, ITALIC, STYLE_NAMES, parse_emphasis
 from .environment import number
 from .safety import MIN_SMALL_PT, MIN_TEXT_PT, SMALL_ROLE_NAMES
-from .sourcelines import Report
+from .sourcelines import Report, calling_line
 from .textfit import (DEFAULT_LANGUAGE, ICON_RISE_EM, TOKEN, fit_text, printed_text,
                       styled_metrics, wrap)
 
@@ -118,6 +118,16 @@ class TemplateHelpers:
         face = metrics(font, self.fonts)
         where = card.where.of(field) if hasattr(card, "where") else None
         label = getattr(card, "label", "")
+        if where is not None and not _holds_field(text, getattr(card, field, None)):
+            # Words that are not the field's (a credit line): found where the template
+            # gives them, once, not at every card's field.
+            shown = " ".join(text.split())
+            where, field = calling_line() or where, ""
+            label = f"text '{shown if len(shown) <= 30 else shown[:27] + '...'}'"
+            if (where, "text=") in self.report.once:
+                where = None
+            else:
+                self.report.once.add((where, "text="))
         smallest = size_pt if policy == "fail" or min_pt is None else min_pt
         self._check_tokens(text, where, label, field)
         emphasis = parse_emphasis(text)
@@ -347,3 +357,8 @@ def _face_name(face) -> str:
         face.style if face.style == "italic" else face.weight if face.weight == "bold" \
         else "regular"
 
+
+def _holds_field(text: str, value: Any) -> bool:
+    """Whether the words drawn hold the field's own value (a title with its number does)."""
+    shown = " ".join(str(value if value is not None else "").split())
+    return not shown or shown in " ".join(text.split())

@@ -23,7 +23,7 @@ from ..units import Size
 from .environment import template_environment
 from .facechecks import FaceChecks
 from .helpers import TemplateHelpers, face_attributes, line_count
-from .sourcelines import Report, template_location
+from .sourcelines import Report, explained, template_location
 
 
 @dataclass(frozen=True)
@@ -83,8 +83,7 @@ class Renderer:
             raise
         except Exception as exc:  # a template bug, or model code a template called, failed
             where = template_location(template, exc)
-            detail = exc.message if isinstance(exc, jinja2.TemplateError) else exc
-            self.report.error(where, f"{type(exc).__name__}: {detail}", label)
+            self.report.error(where, explained(exc, item, self.env.globals), label)
             return Face("", label)
         if not self.checks.usable(svg, template, expect, label):
             return Face("", label)

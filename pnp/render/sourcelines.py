@@ -9,9 +9,14 @@ else the most similar line.
 
 from __future__ import annotations
 
+import difflib
 import functools
+import inspect
 import posixpath
 import re
+import sys
+
+from typing import Any
 
 import jinja2
 
@@ -77,7 +82,6 @@ def find_source_line(env: jinja2.Environment, template: str, rendered: str) -> L
         for number, pattern in _line_patterns(text):
             if pattern.fullmatch(wanted):
                 return Location(name, number, 1)
-    import difflib  # only to place a problem whose line is not written out in the source
 
     best, score = 0, 0.0
     for number, text in enumerate(lines, start=1):
@@ -102,6 +106,19 @@ def _line_patterns(source: str) -> tuple[tuple[int, re.Pattern], ...]:
     return tuple(patterns)
 
 
+def calling_line() -> Location | None:
+    """The template line whose code is running now (a helper it called asks), or None
+    outside a template: Jinja's compiled code maps its own lines back to the template's."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            line = template.get_corresponding_lineno(frame.f_lineno)
+            return Location(template.filename or template.name or "", line, 1)
+        frame = frame.f_back
+    return None
+
+
 def template_location(template: str, exc: Exception) -> Location:
     """The template file and line where rendering failed, as precisely as Jinja knows."""
     name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
@@ -114,6 +131,40 @@ def template_location(template: str, exc: Exception) -> Location:
     if name is None:
         return Location(template)
     return Location(name, line or 0, 1 if line else 0)
+
+
+_NO_ATTRIBUTE = re.compile(r"'(?:[\w.]+\.)?(\w+) object' has no attribute '([^']*)'")
+_CALL = re.compile(r"^(?:\w+\.)?(\w+)\(\) (.*)$", re.S)
+
+
+def explained(exc: Exception, item: Any, names: dict[str, Any]) -> str:
+    """A template failure in the words of the template: a field that the item lacks with the
+    field it likely meant, a helper called wrongly with how it is called; else the error."""
+    detail = str(exc.message if isinstance(exc, jinja2.TemplateError) else exc)
+    missing = _NO_ATTRIBUTE.search(detail)
+    if isinstance(exc, jinja2.UndefinedError) and missing:
+        owner, name = missing.groups()
+        fields = list(getattr(item, "__dataclass_fields__", ()))
+        if fields and type(item).__name__ == owner:
+            close = difflib.get_close_matches(name, fields, n=1)
+            return (f"the card has no field '{name}' " +
+                    (f"(did you mean '{close[0]}'?)" if close else
+                     f"(its fields: {', '.join(fields)})"))
+        return f"{owner} has no attribute '{name}'"
+    call = _CALL.match(detail)
+    if isinstance(exc, TypeError) and call and callable(names.get(call.group(1))):
+        helper = call.group(1)
+        try:
+            signature = inspect.signature(names[helper])
+            shape = str(signature.replace(return_annotation=inspect.Signature.empty, parameters=[
+                p.replace(annotation=inspect.Parameter.empty)
+                for p in signature.parameters.values()]))
+        except (TypeError, ValueError):
+            shape = "(...)"
+        return f"{helper}(): {call.group(2)}; it is called as {helper}{shape}"
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return f"template syntax: {detail}"
+    return f"{type(exc).__name__}: {detail}"
 
 
 def excerpt(line: str, column: int) -> str:

@@ -211,3 +211,26 @@ def test_long_poll_answers_at_once_when_behind_and_waits_when_current(served):
     threading.Timer(0.3, served.finished_round).start()
     assert get(served, f"/.pnp/reload?since={current}") == (200, f"{current + 1}\n".encode())
     assert get(served, "/.pnp/reload?since=soon")[0] == 400
+
+
+def test_one_edit_one_finding_printed_once(tmp_path, monkeypatch, capsys):
+    """`pnp watch --proof` after one edit with one finding prints that finding once (the
+    build printed it; the proof after it does not print it again)."""
+    for folder in ("content", "templates"):
+        shutil.copytree(POKER / folder, tmp_path / folder)
+    monkeypatch.chdir(tmp_path)
+    cards = tmp_path / "content/poker/cards.csv"
+
+    def two_rounds(root, rebuild):
+        rebuild()
+        capsys.readouterr()
+        cards.write_text(cards.read_text(encoding="utf-8").replace(
+            "1,A of Spades,spades,", "1,A of Spades,swords,", 1), encoding="utf-8")
+        rebuild()
+        return 0
+
+    monkeypatch.setattr(serve, "watch_project", two_rounds)
+    assert main(["watch", "-j", "1", "--proof", "--port", "0"]) == 0
+    printed = capsys.readouterr().err.splitlines()
+    found = [line for line in printed if ": error:" in line]
+    assert len(found) == 1 and found[0].startswith("content/poker/cards.csv:2:3: error:"), printed
