@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import EXIT_ERRORS, EXIT_OK, UsageError
 from ..export.printshop import load_shops
 from ..findings import Findings, display_path, terminal_safe
-from ..fonts import own_font_files, use_fonts
+from ..fonts import game_font_files, use_fonts
 from ..load.schema import suggest
 from ..output import staged_output
 from ..pipeline import select_sheets
@@ -51,8 +51,7 @@ def cmd_export(args) -> int:
     files: list = []
     if not failed(findings, args.strict):
         # The games' own fonts, for drawing here and in the workers forked from here.
-        fonts = tuple(file for checked, _ in games if checked.game is not None
-                      for file in own_font_files(checked.game.fonts))
+        fonts = tuple(file for checked, _ in games for file in game_font_files(checked.game))
         if fonts:
             use_fonts(fonts)
         if shop is None:
