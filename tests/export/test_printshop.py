@@ -37,6 +37,24 @@ def exported_pngs(folder: Path, game: str) -> dict[str, list[Path]]:
     return decks
 
 
+def ordered(folder: Path) -> dict[str, int]:
+    """The copies each deck's manifest orders, after checking that it names exactly the PNGs
+    written, each distinct face once."""
+    import csv
+
+    counts, named = {}, set()
+    for path in folder.glob("*-manifest.csv"):
+        with open(path, newline="", encoding="utf-8") as file:
+            rows = list(csv.DictReader(file))
+        counts[path.name.removesuffix("-manifest.csv")] = sum(
+            int(row["quantity"]) for row in rows[:-1])
+        assert rows[-1]["card"] == "total" and int(rows[-1]["quantity"]) == sum(
+            int(row["quantity"]) for row in rows[:-1])
+        named |= {row[side] for row in rows[:-1] for side in ("front", "back") if row[side]}
+    assert named == {path.name for path in folder.glob("*.png")}
+    return counts
+
+
 def check_pngs(folder: Path, game: str, expected_decks: set[str]) -> int:
     decks = exported_pngs(folder, game)
     assert set(decks) == expected_decks
@@ -52,15 +70,19 @@ def test_downturn_pieces_are_each_their_own_product_at_300_dpi(project, run):
     result = run("export", "--to", "shop", "--sheets", "events,banks,shares,cubes,aids")
     assert result.code == 0, result.err
     folder = project / "output" / "downturn" / "shop-thegamecrafter"
-    # 42 events, 10 banks, 80 shares, 108 cubes and 5 aids, each with its back.
-    assert check_pngs(folder, "downturn", {"events", "banks", "shares", "cubes", "aids"}) == \
-        2 * (42 + 10 + 80 + 108 + 5)
+    # Each distinct face once: 42 events and their one shared back, ...
+    check_pngs(folder, "downturn", {"events", "banks", "shares", "cubes", "aids"})
+    assert len(list(folder.glob("events-*-front.png"))) == 42
+    assert len(list(folder.glob("events-*-back.png"))) == 1
+    # ... and the manifests order 42 events, 10 banks, 80 shares, 108 cubes and 5 aids.
+    assert ordered(folder) == {"events": 42, "banks": 10, "shares": 80, "cubes": 108, "aids": 5}
     back = Image.open(folder / "events-001-back.png").convert("RGB")
     # The back's field runs into the bleed: the corner pixel is the card's navy, not white.
     assert back.getpixel((2, 2)) == back.getpixel((412, 200)) != (255, 255, 255)
     written = [Path(line.split()[-1]).name for line in result.out.splitlines()]
-    assert written[:4] == ["events-001-back.png", "events-001-front.png",
-                           "events-002-back.png", "events-002-front.png"]
+    assert [name for name in written if name.startswith("events-")][:4] == [
+        "events-001-back.png", "events-001-front.png", "events-002-front.png",
+        "events-003-front.png"]
 
 
 def test_a_piece_no_product_fits_is_a_finding_and_nothing_is_written(project, run):
@@ -78,8 +100,9 @@ def test_test_games_export_at_their_products_sizes(tmp_path, run):
                  "--out", str(tmp_path))
     assert result.code == 0, result.err
     # 54 cards and the tarot aid front and back; the 30 round tokens have no back.
-    assert check_pngs(tmp_path / "debtors" / "shop-thegamecrafter", "debtors",
-                      {"cards", "tokens", "aid"}) == 2 * 54 + 30 + 2
+    folder = tmp_path / "debtors" / "shop-thegamecrafter"
+    check_pngs(folder, "debtors", {"cards", "tokens", "aid"})
+    assert ordered(folder) == {"cards": 54, "tokens": 30, "aid": 1}
     result = run("export", "--to", "shop", "--root", str(GAMES / "ledger"),
                  "--out", str(tmp_path))
     assert result.code == 1
@@ -90,7 +113,7 @@ def test_test_games_export_at_their_products_sizes(tmp_path, run):
     assert result.code == 0, result.err
     # Ledger's 130 px art at 21 mm is below a shop's 300 dpi: a warning, as --strict refuses.
     assert any("shop-image-resolution" in line and "157 dpi" in line for line in result.lines)
-    assert check_pngs(tmp_path / "ledger" / "shop-thegamecrafter", "ledger", {"cards"}) == 6
+    assert check_pngs(tmp_path / "ledger" / "shop-thegamecrafter", "ledger", {"cards"}) == 4  # 3 cards, 1 shared back
 
 
 def test_a_face_that_paints_no_bleed_fails_the_preflight(project, run):
@@ -124,7 +147,8 @@ def test_offset_printer_pdf_is_the_piece_and_3_mm_of_bleed_a_page(project, run):
     result = run("export", "--to", "shop", "--shop", "pdf-3mm", "--sheets", "banks,shares")
     assert result.code == 0, result.err
     folder = project / "output" / "downturn" / "shop-pdf-3mm"
-    assert sorted(p.name for p in folder.iterdir()) == ["banks.pdf", "shares.pdf"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "banks-manifest.csv", "banks.pdf", "shares-manifest.csv", "shares.pdf"]
     mm = POINTS_PER_INCH / 25.4
     pages = pdf_pages(folder / "banks.pdf")
     assert len(pages) == 20  # back and front of 10 banks
