@@ -14,6 +14,7 @@ from ..load.schema import suggest
 from ..output import staged_output
 from ..pipeline import select_sheets
 from ..project import Project
+from ..compose.board import Board
 from ..compose.deck import Deck
 from ..engine.workers import default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
@@ -38,9 +39,11 @@ def cmd_export(args) -> int:
         sheets, missing = select_sheets(checked, wanted)
         if missing:
             raise UsageError(f"no deck named {', '.join(missing)}")
-        # Boards and whole pages are not exported: board-large.pdf or the page's PDF.
-        games.append((checked, [sheet for sheet in sheets if isinstance(sheet, Deck)]))
-        passed_over += [sheet.name for sheet in sheets if not isinstance(sheet, Deck)]
+        # Whole pages are not exported (the page's PDF), nor boards to a shop (board-large.pdf);
+        # Tabletop Simulator takes a board as a custom board.
+        kinds = (Deck, Board) if shop is None else (Deck,)
+        games.append((checked, [sheet for sheet in sheets if isinstance(sheet, kinds)]))
+        passed_over += [sheet.name for sheet in sheets if not isinstance(sheet, kinds)]
     if checked_games and not any(decks for _, decks in games):
         raise UsageError(f"nothing to export: export --to {args.to} writes decks, and "
                          f"{', '.join(passed_over) or 'no sheet'} "
