@@ -89,6 +89,12 @@ def _shop_files(games, shop, found: Findings, findings: Findings, out_dir: Path,
     findings.extend(preflight)
     if failed(findings, strict):
         return []
+    if not planned:
+        from ..errors import OutsideError
+
+        print_findings(findings)
+        raise OutsideError(f"pnp export: no deck fits a product of {shop.title}; "
+                           "nothing was written")
     if shop.file == "png":
         return png_files(planned, drawn, shop, out_dir)
     return pdf_files(planned, shop, workers, out_dir, fonts)

@@ -122,9 +122,12 @@ def _draw_face(svg: str, piece: Size, product: Product, shape: str, dpi: int,
     share = preflight.unpainted_share(image, piece, product, shape)
     if not keep:
         return None, share
-    if image.getchannel("A").getextrema()[0] == 255:
-        image = image.convert("RGB")  # opaque all over: no alpha channel for the shop
-    return encode_png(image, dpi), share
+    if image.getchannel("A").getextrema()[0] < 255:  # unpainted is the paper: white
+        from PIL import Image
+
+        paper = Image.new("RGBA", image.size, (255, 255, 255, 255))
+        image = Image.alpha_composite(paper, image.convert("RGBA"))
+    return encode_png(image.convert("RGB"), dpi), share
 
 
 def draw_faces(planned: list[ShopDeck], shop: Shop, workers: int,
