@@ -97,4 +97,5 @@ def _shop_files(games, shop, found: Findings, findings: Findings, out_dir: Path,
                            "nothing was written")
     if shop.file == "png":
         return png_files(planned, drawn, shop, out_dir)
-    return pdf_files(planned, shop, workers, out_dir, fonts)
+    files = pdf_files(planned, shop, workers, out_dir, fonts, findings)  # and their ink
+    return [] if failed(findings, strict) else files

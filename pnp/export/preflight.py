@@ -12,6 +12,8 @@ What a print shop rejects a file for, checked against the product each piece is 
   bleed, read from the rendered face: a border left transparent would print as a white sliver
   (`shop-bleed-unpainted`). White and unpainted both print as the paper, so a face white at
   its edge passes, as it passes `pnp check`'s print-bleed;
+- ink: every page of a CMYK file, rendered after its conversion, against the shop's total ink
+  limit (`shop-ink-limit`, one finding per deck naming its worst page, face and figure);
 - safe zone: the deck's safe margin (inside which `pnp check` keeps every text box) must lie
   inside the product's safe zone where the product's cut falls (`shop-safe-zone`), and text
   `pnp check` found in the safe margin is an error for a shop (`shop-text-unsafe`).
@@ -192,3 +194,20 @@ def bleed_finding(shares: list[tuple[str, float]], where, product: Product,
         f"would show at the edge", subject=label,
         hint="draw the background past the trim by at least the bleed (Downturn's templates "
              "draw it 5 mm past)")
+
+
+def ink_finding(peaks: list[float], faces, where, limit: float, shop: Shop,
+                findings: Findings) -> None:
+    """One finding for a deck's converted pages whose total ink passes the shop's limit:
+    `faces` are (file stem, svg, side, label) in page order."""
+    over = [(page, peak) for page, peak in enumerate(peaks) if peak > limit + 0.5]
+    if not over:
+        return
+    page, peak = max(over, key=lambda pair: pair[1])
+    _, _, side, label = faces[page]
+    findings.error(
+        "shop-ink-limit", where.of(side),
+        f"{len(over)} of {len(peaks)} pages pass {shop.title}'s {limit:g} % total ink, up to "
+        f"{peak:.0f} % on page {page + 1} (the {side})", subject=label,
+        hint=f"lighten the darkest colours of that face (four-colour black, deep colours "
+             f"laid over one another) until C+M+Y+K stays within {limit:g} %")

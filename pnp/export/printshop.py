@@ -55,6 +55,7 @@ class ShopSpec:
     dpi: int = 300
     bleed: str = "0.125 in"
     safe: str = "0.125 in"
+    ink_limit: str = ""  # the most total ink (C+M+Y+K) the shop prints, as '240 %'
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class Shop:
     colour: str
     backs_first: bool
     products: tuple[Product, ...] = field(default_factory=tuple)
+    ink_limit: float | None = None  # percent of total ink; None: the shop names none
 
 
 def _length_mm(text: str) -> float:
@@ -118,7 +120,17 @@ def _resolve(name: str, spec: ShopSpec) -> Shop:
                                 p.dpi or spec.dpi, p.file or spec.file, p.colour or spec.colour,
                                 p.title or product_name))
     return Shop(name, spec.title, spec.file, spec.colour, spec.backs == "before-fronts",
-                tuple(products))
+                tuple(products), _percent(spec.ink_limit) if spec.ink_limit else None)
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text.strip().removesuffix("%").strip())
+    except ValueError:
+        raise SizeError(f"'{text}' is not a percentage such as '240 %'") from None
+    if not 0 < value <= 400:
+        raise SizeError(f"an ink limit of {text} is not between 0 and 400 %")
+    return value
 
 
 @cache

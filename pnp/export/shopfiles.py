@@ -200,10 +200,12 @@ def _page(svg: str, piece: Size, product: Product) -> PagePlan:
                     bleed=Rect(0, 0, *image), side="front")
 
 
-def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
-              out_dir: Path, fonts: tuple[str, ...] = ()) -> list[tuple[Path, bytes]]:
+def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int, out_dir: Path,
+              fonts: tuple[str, ...] = (), findings: Findings | None = None
+              ) -> list[tuple[Path, bytes]]:
     """One PDF per deck, a page per face in the shop's order, drawn on the PDF workers; PDF/X-1a
-    in CMYK when the shop asks for it."""
+    in CMYK when the shop asks for it, each converted page measured against the shop's ink
+    limit (findings added)."""
     from ..compose.component import document_info
 
     jobs = []
@@ -219,6 +221,11 @@ def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
     for planned_deck, job, pdf in zip(planned, jobs, pdfs):
         if planned_deck.product.colour == "cmyk":
             pdf = _cmyk(pdf, job.document.title)
+            if shop.ink_limit is not None and findings is not None:
+                from .pdfx import ink_peaks
+
+                preflight.ink_finding(ink_peaks(pdf), planned_deck.faces,
+                                      planned_deck.deck.where, shop.ink_limit, shop, findings)
         folder = out_dir / planned_deck.game / f"shop-{shop.name}"
         files.append((folder / f"{planned_deck.deck.name}.pdf", pdf))
         files.append((folder / f"{planned_deck.deck.name}-manifest.csv",
