@@ -453,3 +453,9 @@ def use_bundled_fonts() -> None:
 def _font_error(path: Path, what: str) -> OutsideError:
     return OutsideError(f"{path}: error: the bundled font {what}; reinstall pnp "
                         "(pip install --force-reinstall pnp) or restore the file")
+
+
+def game_font_files(game) -> tuple[str, ...]:
+    """The font files a game draws with besides the bundled ones (none for no game): what the
+    build, reprint, diff, proof and exports all add before they draw the game's faces."""
+    return own_font_files(game.fonts) if game is not None else ()

@@ -9,11 +9,12 @@ from pathlib import Path
 from ..errors import EXIT_ERRORS, EXIT_OK, UsageError
 from ..export.printshop import load_shops
 from ..findings import Findings, display_path, terminal_safe
-from ..fonts import own_font_files, use_fonts
+from ..fonts import game_font_files, use_fonts
 from ..load.schema import suggest
 from ..output import staged_output
 from ..pipeline import select_sheets
 from ..project import Project
+from ..compose.board import Board
 from ..compose.deck import Deck
 from ..engine.workers import default_jobs
 from . import check_with, failed, game_names, print_findings, tally, wanted_sheets
@@ -48,9 +49,11 @@ def cmd_export(args) -> int:
         sheets, missing = select_sheets(checked, wanted)
         if missing:
             raise UsageError(f"no deck named {', '.join(missing)}")
-        # Boards and whole pages are not exported: board-large.pdf or the page's PDF.
-        games.append((checked, [sheet for sheet in sheets if isinstance(sheet, Deck)]))
-        passed_over += [sheet.name for sheet in sheets if not isinstance(sheet, Deck)]
+        # Whole pages are not exported (the page's PDF), nor boards to a shop (board-large.pdf);
+        # Tabletop Simulator takes a board as a custom board.
+        kinds = (Deck, Board) if shop is None else (Deck,)
+        games.append((checked, [sheet for sheet in sheets if isinstance(sheet, kinds)]))
+        passed_over += [sheet.name for sheet in sheets if not isinstance(sheet, kinds)]
     if checked_games and not any(decks for _, decks in games):
         raise UsageError(f"nothing to export: export --to {args.to} writes decks, and "
                          f"{', '.join(passed_over) or 'no sheet'} "
@@ -63,8 +66,7 @@ def cmd_export(args) -> int:
     files: list = []
     if not failed(findings, args.strict):
         # The games' own fonts, for drawing here and in the workers forked from here.
-        fonts = tuple(file for checked, _ in games if checked.game is not None
-                      for file in own_font_files(checked.game.fonts))
+        fonts = tuple(file for checked, _ in games for file in game_font_files(checked.game))
         if fonts:
             use_fonts(fonts)
         if shop is None:
@@ -99,6 +101,13 @@ def _shop_files(games, shop, found: Findings, findings: Findings, out_dir: Path,
     findings.extend(preflight)
     if failed(findings, strict):
         return []
+    if not planned:
+        from ..errors import OutsideError
+
+        print_findings(findings)
+        raise OutsideError(f"pnp export: no deck fits a product of {shop.title}; "
+                           "nothing was written")
     if shop.file == "png":
         return png_files(planned, drawn, shop, out_dir)
-    return pdf_files(planned, shop, workers, out_dir, fonts)
+    files = pdf_files(planned, shop, workers, out_dir, fonts, findings)  # and their ink
+    return [] if failed(findings, strict) else files

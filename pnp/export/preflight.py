@@ -2,12 +2,18 @@
 form `pnp check` prints them, before a shop file is written.
 
 What a print shop rejects a file for, checked against the product each piece is made as:
-- size: a piece no product of the shop fits (`shop-no-product`), never cropped or padded;
+- size: a piece no product of the shop fits (`shop-no-product`), never cropped or padded: a
+  warning naming the nearest products, one per deck; the decks that fit are still written
+  (`--strict` refuses the export);
 - resolution: every raster image inside a face, at the size it prints, against the product's
   dpi (`shop-image-resolution`, a warning: `--strict` refuses it);
 - colour: an image in CMYK for a shop that takes RGB (`shop-image-colour`);
-- bleed: the face must paint the product's whole bleed, read from the rendered face: a border
-  left transparent would print as a white sliver (`shop-bleed-unpainted`);
+- bleed: where a face is coloured at the cut, its colour must run through the product's whole
+  bleed, read from the rendered face: a border left transparent would print as a white sliver
+  (`shop-bleed-unpainted`). White and unpainted both print as the paper, so a face white at
+  its edge passes, as it passes `pnp check`'s print-bleed;
+- ink: every page of a CMYK file, rendered after its conversion, against the shop's total ink
+  limit (`shop-ink-limit`, one finding per deck naming its worst page, face and figure);
 - safe zone: the deck's safe margin (inside which `pnp check` keeps every text box) must lie
   inside the product's safe zone where the product's cut falls (`shop-safe-zone`), and text
   `pnp check` found in the safe margin is an error for a shop (`shop-text-unsafe`).
@@ -27,6 +33,7 @@ from ..units import MM_PER_INCH, Size
 from .printshop import Product, Shop, nearest_products
 
 UNPAINTED_ALPHA = 128  # a pixel less opaque than this shows the paper
+PAPER_WHITE = 250  # a pixel this light in every channel prints as the paper
 UNPAINTED_SHARE = 0.01  # more than this share of the bleed's outer edge unpainted is a finding
 _IMAGE = re.compile(r"<image\b[^>]*>", re.S)
 _ATTR = r'(?<![-\w:]){}\s*=\s*"([^"]*)"'
@@ -36,13 +43,13 @@ _ROOT = re.compile(r"<svg\b[^>]*>", re.S)
 def no_product(deck, shop: Shop, findings: Findings) -> None:
     nearest = "; ".join(p.describe() for p in nearest_products(shop, deck.size, deck.shape))
     shape = " round" if deck.shape == "round" else ""
-    findings.error(
+    findings.warning(
         "shop-no-product", deck.where.of("size"),
         f"{shop.title} makes no{shape} piece of {deck.size.width_mm:g} x "
-        f"{deck.size.height_mm:g} mm: nothing is written for it (never cropped or padded)",
-        subject=f"deck {deck.name}",
-        hint=f"resize it to one of the shop's products (nearest: {nearest}), choose another "
-             f"--shop, or leave it out with --sheets")
+        f"{deck.size.height_mm:g} mm: nothing is written for this deck (never cropped or "
+        f"padded); the nearest products are {nearest}", subject=f"deck {deck.name}",
+        hint="resize it to one of them, choose another --shop, or leave it out with --sheets "
+             "(--strict refuses an export that leaves a deck out)")
 
 
 def safe_zone(deck, product: Product, shop: Shop, findings: Findings) -> None:
@@ -160,27 +167,48 @@ def _mm_per_unit(svg: str) -> float:
 
 
 def unpainted_share(image, piece: Size, product: Product, shape: str) -> float:
-    """The share of the outer edge of the product's bleed that a drawn face leaves unpainted
-    (transparent): its outermost pixels for a rectangle; for a round piece, a circle 90% of
-    the way out through the bleed (the corners of its square image are never cut)."""
-    alpha = image.getchannel("A")  # a Pillow RGBA image of the face on its product
-    width, height = alpha.size
+    """The share of the outer edge of the product's bleed where paper would show beside colour:
+    an edge pixel left unpainted (transparent) while the face is painted, and not white, just
+    inside the cut. White and unpainted both print as the paper, so a white face need not run
+    into the bleed (one rule with `pnp check`'s print-bleed, which asks nothing of white).
+    A rectangle's edge is its outermost pixels; a round piece's, a circle 90% of the way out
+    through the bleed (the corners of its square image are never cut)."""
+    rgba = image.convert("RGBA")  # a Pillow RGBA image of the face on its product
+    width, height = rgba.size
+    px_per_mm = width / product.image_mm(piece).width_mm
+    pixel = rgba.getpixel
     if shape == "round":
         import math
 
         trim = product.trim_for(piece)
-        px_per_mm = width / product.image_mm(piece).width_mm
-        radius = (trim.width_mm / 2 + 0.9 * product.bleed_mm) * px_per_mm
-        points = [(width / 2 + radius * math.cos(a * math.pi / 180),
-                   height / 2 + radius * math.sin(a * math.pi / 180)) for a in range(360)]
-        values = [alpha.getpixel((min(width - 1, int(x)), min(height - 1, int(y))))
-                  for x, y in points]
+        outer = (trim.width_mm / 2 + 0.9 * product.bleed_mm) * px_per_mm
+        inner = min(trim.width_mm, piece.width_mm) / 2 * px_per_mm - 2
+        pairs = []
+        for degrees in range(360):
+            cos, sin = math.cos(degrees * math.pi / 180), math.sin(degrees * math.pi / 180)
+            pairs.append(tuple((min(width - 1, int(width / 2 + r * cos)),
+                                min(height - 1, int(height / 2 + r * sin)))
+                               for r in (outer, inner)))
     else:
-        data = alpha.tobytes()
-        values = [*data[:width], *data[-width:],
-                  *(data[row * width] for row in range(height)),
-                  *(data[row * width + width - 1] for row in range(height))]
-    return sum(v < UNPAINTED_ALPHA for v in values) / len(values)
+        # just inside both the cut and the piece's own edge (a piece a little smaller than
+        # its product sits centred inside the cut)
+        image_mm = product.image_mm(piece)
+        across, down = (min(int(max(product.bleed_mm, (outer - own) / 2) * px_per_mm) + 2,
+                            size // 2)
+                        for outer, own, size in ((image_mm.width_mm, piece.width_mm, width),
+                                                 (image_mm.height_mm, piece.height_mm, height)))
+        pairs = [*(((x, 0), (x, down)) for x in range(width)),
+                 *(((x, height - 1), (x, height - 1 - down)) for x in range(width)),
+                 *(((0, y), (across, y)) for y in range(height)),
+                 *(((width - 1, y), (width - 1 - across, y)) for y in range(height))]
+    bare = sum(pixel(edge)[3] < UNPAINTED_ALPHA and not _paper(pixel(inside))
+               for edge, inside in pairs)
+    return bare / len(pairs)
+
+
+def _paper(rgba: tuple[int, int, int, int]) -> bool:
+    """A pixel that prints as the paper: unpainted, or white."""
+    return rgba[3] < UNPAINTED_ALPHA or min(rgba[:3]) >= PAPER_WHITE
 
 
 def bleed_finding(shares: list[tuple[str, float]], where, product: Product,
@@ -198,3 +226,20 @@ def bleed_finding(shares: list[tuple[str, float]], where, product: Product,
         f"would show at the edge", subject=label,
         hint="draw the background past the trim by at least the bleed (Downturn's templates "
              "draw it 5 mm past)")
+
+
+def ink_finding(peaks: list[float], faces, where, limit: float, shop: Shop,
+                findings: Findings) -> None:
+    """One finding for a deck's converted pages whose total ink passes the shop's limit:
+    `faces` are (file stem, svg, side, label) in page order."""
+    over = [(page, peak) for page, peak in enumerate(peaks) if peak > limit + 0.5]
+    if not over:
+        return
+    page, peak = max(over, key=lambda pair: pair[1])
+    _, _, side, label = faces[page]
+    findings.error(
+        "shop-ink-limit", where.of(side),
+        f"{len(over)} of {len(peaks)} pages pass {shop.title}'s {limit:g} % total ink, up to "
+        f"{peak:.0f} % on page {page + 1} (the {side})", subject=label,
+        hint=f"lighten the darkest colours of that face (four-colour black, deep colours "
+             f"laid over one another) until C+M+Y+K stays within {limit:g} %")

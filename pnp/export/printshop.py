@@ -8,7 +8,8 @@ cropping or padding it. A face is drawn at its product's size: the product's tri
 bleed, the face centred on it, so the face's own bleed fills the edge (never stretched). A PNG
 is rendered at the product's dpi and says so (its pHYs chunk); a PDF page is the product's
 trim plus bleed, with TrimBox and BleedBox. Faces are numbered in the order the shop asks for
-(back 1, front 1, back 2, ... or front first).
+(back 1, front 1, back 2, ... or front first); each distinct face once, with a manifest
+of the copies (shopfiles.py).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class ProductSpec:
     """A product as shops.yaml writes it; empty fields take the shop's."""
 
     trim: str
+    title: str = ""  # the shop's own name for it, as an order names it
     shape: Literal["rect", "round"] = "rect"
     bleed: str = ""
     safe: str = ""
@@ -53,6 +55,7 @@ class ShopSpec:
     dpi: int = 300
     bleed: str = "0.125 in"
     safe: str = "0.125 in"
+    ink_limit: str = ""  # the most total ink (C+M+Y+K) the shop prints, as '240 %'
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class Product:
     dpi: int
     file: str
     colour: str
+    title: str = ""  # the shop's own name for it; the product's key when not given
 
     def trim_for(self, piece: Size) -> Size:
         return self.trim or piece
@@ -100,6 +104,7 @@ class Shop:
     colour: str
     backs_first: bool
     products: tuple[Product, ...] = field(default_factory=tuple)
+    ink_limit: float | None = None  # percent of total ink; None: the shop names none
 
 
 def _length_mm(text: str) -> float:
@@ -112,9 +117,20 @@ def _resolve(name: str, spec: ShopSpec) -> Shop:
         trim = None if p.trim.strip() == "piece" else parse_size(p.trim)
         products.append(Product(name, product_name, trim, p.shape,
                                 _length_mm(p.bleed or spec.bleed), _length_mm(p.safe or spec.safe),
-                                p.dpi or spec.dpi, p.file or spec.file, p.colour or spec.colour))
+                                p.dpi or spec.dpi, p.file or spec.file, p.colour or spec.colour,
+                                p.title or product_name))
     return Shop(name, spec.title, spec.file, spec.colour, spec.backs == "before-fronts",
-                tuple(products))
+                tuple(products), _percent(spec.ink_limit) if spec.ink_limit else None)
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text.strip().removesuffix("%").strip())
+    except ValueError:
+        raise SizeError(f"'{text}' is not a percentage such as '240 %'") from None
+    if not 0 < value <= 400:
+        raise SizeError(f"an ink limit of {text} is not between 0 and 400 %")
+    return value
 
 
 @cache
@@ -162,14 +178,3 @@ def face_on_product(svg: str, piece: Size, product: Product) -> str:
     image = product.image_mm(piece)
     return grow_viewport(svg, (image.width_mm - piece.width_mm) / 2,
                          (image.height_mm - piece.height_mm) / 2)
-
-
-def face_order(count: int, has_backs: bool, backs_first: bool) -> list[tuple[int, str]]:
-    """(item index, side) of every face, in the order the shop asks for."""
-    order = []
-    for index in range(count):
-        sides = ["front"]
-        if has_backs:
-            sides = ["back", "front"] if backs_first else ["front", "back"]
-        order.extend((index, side) for side in sides)
-    return order

@@ -20,20 +20,72 @@ from ..units import Rect, Size
 from ..engine.workers import Drawing, Job, run_tasks
 from ..pdf import DRAWING
 from . import preflight
-from .printshop import Product, Shop, face_on_product, face_order, pick_product
+from .printshop import Product, Shop, face_on_product, pick_product
 
 CHECK_DPI = 48  # a PDF shop's faces are drawn this fine to read their painted bleed
 
 
 @dataclass(frozen=True)
+class ShopCard:
+    """One distinct card of a deck, as a shop orders it: its front and back file (or page)
+    and how many copies the product is made with."""
+
+    label: str
+    front: str
+    back: str  # "" for a piece without a back
+    quantity: int
+
+
+@dataclass(frozen=True)
 class ShopDeck:
-    """A deck with its product, and every face in the shop's order: (file stem, svg, side)."""
+    """A deck with its product; every face to write, each once, in the shop's order: (file
+    stem, svg, side, label); and its distinct cards with their counts (the manifest)."""
 
     game: str
     info: object
     deck: object
     product: Product
     faces: tuple[tuple[str, str, str, str], ...]  # (file stem, svg, side, label)
+    cards: tuple[ShopCard, ...] = ()
+
+
+def distinct_cards(deck) -> list[tuple[int, int | None, int]]:
+    """(index of its first copy's front, of its back or None, copies) of each distinct card of
+    a deck, in the deck's order: two items with the same front and back are one card."""
+    counted: dict[tuple[str, str], list[int]] = {}
+    for index, front in enumerate(deck.fronts):
+        back = deck.backs[index].svg if deck.back is not None else ""
+        counted.setdefault((front.svg, back), [index, 0])[1] += 1
+    return [(index, index if deck.back is not None else None, copies)
+            for index, copies in counted.values()]
+
+
+def _shop_faces(deck, shop: Shop, pages: bool):
+    """The faces to write and the distinct cards: for a PNG shop each distinct front and back
+    image once (a shared back is one file); for a PDF shop each distinct card once, its back
+    and front on pages side by side in the shop's order."""
+    faces, cards, stems = [], [], {}
+    for index, back_index, copies in distinct_cards(deck):
+        front = deck.fronts[index]
+        label = front.label
+        sides = [("front", front)]
+        if back_index is not None:
+            back = ("back", deck.backs[back_index])
+            sides = [back] + sides if shop.backs_first else sides + [back]
+        names = {}
+        for side, face in sides:
+            if pages:
+                number = len(faces) + 1
+                faces.append((f"{deck.name}-{number:03d}-{side}", face.svg, side, label))
+                names[side] = f"page {number}"
+                continue
+            key = (side, face.svg)
+            if key not in stems:
+                stems[key] = f"{deck.name}-{sum(k[0] == side for k in stems) + 1:03d}-{side}"
+                faces.append((stems[key], face.svg, side, label))
+            names[side] = f"{stems[key]}.png"
+        cards.append(ShopCard(label, names["front"], names.get("back", ""), copies))
+    return tuple(faces), tuple(cards)
 
 
 def plan_shop(games: list[tuple[object, list]], shop: Shop, found: Findings,
@@ -49,22 +101,21 @@ def plan_shop(games: list[tuple[object, list]], shop: Shop, found: Findings,
                 preflight.no_product(deck, shop, findings)
                 continue
             preflight.safe_zone(deck, product, shop, findings)
-            faces = []
-            for index, side in face_order(len(deck.fronts), deck.back is not None,
-                                          shop.backs_first):
-                face = (deck.fronts if side == "front" else deck.backs)[index]
-                faces.append((f"{deck.name}-{index + 1:03d}-{side}", face.svg, side,
-                              deck.fronts[index].label))
+            faces, cards = _shop_faces(deck, shop, pages=product.file == "pdf")
+            # A picture's finding names where it was named: the first item drawing the face.
+            item_of: dict[str, int] = {}
+            for side_faces in (deck.fronts, deck.backs if deck.back is not None else ()):
+                for index, face in enumerate(side_faces):
+                    item_of.setdefault(face.svg, index)
             seen, icons = set(), _icons(checked)
             folder = getattr(getattr(checked.renderer, "helpers", None), "art_folder", None)
-            for (_, svg, side, label), (index, _) in zip(faces, face_order(
-                    len(deck.fronts), deck.back is not None, shop.backs_first)):
+            for _, svg, side, label in faces:
                 if svg not in seen:
                     seen.add(svg)
-                    places = preflight.picture_places(deck.items[index], folder, icons)
+                    places = preflight.picture_places(deck.items[item_of[svg]], folder, icons)
                     preflight.image_findings(svg, deck.where.of(side), label, product, findings,
                                              places)
-            planned.append(ShopDeck(checked.name, checked.info, deck, product, tuple(faces)))
+            planned.append(ShopDeck(checked.name, checked.info, deck, product, faces, cards))
     return planned
 
 
@@ -87,9 +138,12 @@ def _draw_face(svg: str, piece: Size, product: Product, shape: str, dpi: int,
     share = preflight.unpainted_share(image, piece, product, shape)
     if not keep:
         return None, share
-    if image.getchannel("A").getextrema()[0] == 255:
-        image = image.convert("RGB")  # opaque all over: no alpha channel for the shop
-    return encode_png(image, dpi), share
+    if image.getchannel("A").getextrema()[0] < 255:  # unpainted is the paper: white
+        from PIL import Image
+
+        paper = Image.new("RGBA", image.size, (255, 255, 255, 255))
+        image = Image.alpha_composite(paper, image.convert("RGBA"))
+    return encode_png(image.convert("RGB"), dpi), share
 
 
 def draw_faces(planned: list[ShopDeck], shop: Shop, workers: int,
@@ -123,12 +177,33 @@ def draw_faces(planned: list[ShopDeck], shop: Shop, workers: int,
 
 def png_files(planned: list[ShopDeck], drawn: dict[tuple[int, str], bytes], shop: Shop,
               out_dir: Path) -> list[tuple[Path, bytes]]:
+    """Each distinct face's PNG once, and each deck's manifest."""
     files = []
     for number, planned_deck in enumerate(planned):
         folder = out_dir / planned_deck.game / f"shop-{shop.name}"
         files.extend((folder / f"{stem}.png", drawn[(number, svg)])
                      for stem, svg, _, _ in planned_deck.faces)
+        files.append((folder / f"{planned_deck.deck.name}-manifest.csv",
+                      manifest(planned_deck, shop)))
     return files
+
+
+def manifest(planned_deck: ShopDeck, shop: Shop) -> bytes:
+    """A deck's order for the shop, as CSV: the product, then one row per distinct card with
+    its front and back (file or page) and the quantity; the total closes it."""
+    import csv
+    import io
+
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    product = planned_deck.product
+    writer.writerow(["shop", "product", "card", "front", "back", "quantity"])
+    for card in planned_deck.cards:
+        writer.writerow([shop.title, product.title, card.label, card.front, card.back,
+                         card.quantity])
+    writer.writerow([shop.title, product.title, "total", "", "",
+                     sum(card.quantity for card in planned_deck.cards)])
+    return text.getvalue().encode("utf-8")
 
 
 def _page(svg: str, piece: Size, product: Product) -> PagePlan:
@@ -141,10 +216,12 @@ def _page(svg: str, piece: Size, product: Product) -> PagePlan:
                     bleed=Rect(0, 0, *image), side="front")
 
 
-def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
-              out_dir: Path, fonts: tuple[str, ...] = ()) -> list[tuple[Path, bytes]]:
+def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int, out_dir: Path,
+              fonts: tuple[str, ...] = (), findings: Findings | None = None
+              ) -> list[tuple[Path, bytes]]:
     """One PDF per deck, a page per face in the shop's order, drawn on the PDF workers; PDF/X-1a
-    in CMYK when the shop asks for it."""
+    in CMYK when the shop asks for it, each converted page measured against the shop's ink
+    limit (findings added)."""
     from ..compose.component import document_info
 
     jobs = []
@@ -160,8 +237,15 @@ def pdf_files(planned: list[ShopDeck], shop: Shop, workers: int,
     for planned_deck, job, pdf in zip(planned, jobs, pdfs):
         if planned_deck.product.colour == "cmyk":
             pdf = _cmyk(pdf, job.document.title)
+            if shop.ink_limit is not None and findings is not None:
+                from .pdfx import ink_peaks
+
+                preflight.ink_finding(ink_peaks(pdf), planned_deck.faces,
+                                      planned_deck.deck.where, shop.ink_limit, shop, findings)
         folder = out_dir / planned_deck.game / f"shop-{shop.name}"
         files.append((folder / f"{planned_deck.deck.name}.pdf", pdf))
+        files.append((folder / f"{planned_deck.deck.name}-manifest.csv",
+                      manifest(planned_deck, shop)))
     return files
 
 

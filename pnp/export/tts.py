@@ -10,9 +10,12 @@ each piece as the kind of object its shape makes.
   shows another's faces.
 - Square and round pieces (tokens, tiles, chits): custom tiles (`Custom_Tile`, box or circle),
   one per piece, in a bag named after the deck, each drawn from one image per distinct face.
-- Sizes are real: a TTS card at scale 1 is a poker card, 3.5 in tall; a custom tile at scale 1
-  is about 1.32 in tall (measured against boards of known size: CARD_MM_AT_SCALE_1,
-  TILE_MM_AT_SCALE_1). A deck without backs gets a plain back of its own.
+- Boards: a custom board (`Custom_Board`) each, its face one image of the board's proportions.
+- Sizes are real: a TTS card at scale 1 is a poker card, 2.5 x 3.5 in, and a card of another
+  shape (Boomtown's 63 x 29 mm bills, a tarot aid) is scaled on each axis to its own width
+  and height, so its face keeps its proportions; a custom tile at scale 1 is about 1.32 in tall
+  (measured against boards of known size: CARD_MM_AT_SCALE_1, TILE_MM_AT_SCALE_1). A deck
+  without backs gets a plain back of its own.
 - Images are named relative to the saved object (the JSON beside them), or under `--base-url`
   for images uploaded to a host (then anyone loading the save sees them); never by a path of
   this computer.
@@ -40,7 +43,12 @@ PER_SHEET = MAX_COLS * MAX_ROWS - 1  # TTS keeps the last cell for the hidden-ca
 MAX_SIDE_PX = 4096
 DPI = 150
 CARD_MM_AT_SCALE_1 = 3.5 * MM_PER_INCH  # the height of a TTS card at scale 1 (a poker card)
+CARD_WIDTH_MM_AT_SCALE_1 = 2.5 * MM_PER_INCH  # and its width
 TILE_MM_AT_SCALE_1 = 1.318 * MM_PER_INCH  # the height of a TTS custom tile at scale 1
+# A custom board at scale 1 is as long, on its longer side, as this; TTS gives it its image's
+# proportions. Not measured in TTS here (unlike the card and tile figures): check a board's
+# size against a card's in TTS before relying on it.
+BOARD_MM_AT_SCALE_1 = 10 * MM_PER_INCH
 TILE_THICKNESS = 0.1  # in TTS units (about an inch each): a thick card token
 TILE_BOX, TILE_CIRCLE = 0, 2  # CustomTile.Type
 CARD_ROUNDED = 0  # CustomDeck.Type: a rectangle with rounded corners
@@ -135,14 +143,24 @@ def _folder_address(base_url: str) -> str:
             + quote(path, safe="/%!$&'()*+,;=:@~").rstrip("/") + "/")
 
 
-def _transform(scale: float, x: float = 0, face_down: bool = True) -> dict:
+def _transform(scale: float | tuple[float, float], x: float = 0, face_down: bool = True
+               ) -> dict:
+    """Where an object lies, face down or up, and its scale: one for both sides, or (across,
+    along) for an object whose proportions differ from its kind's at scale 1."""
+    across, along = scale if isinstance(scale, tuple) else (scale, scale)
     return {"posX": x, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180,
-            "rotZ": 180 if face_down else 0, "scaleX": scale, "scaleY": 1, "scaleZ": scale}
+            "rotZ": 180 if face_down else 0, "scaleX": across, "scaleY": 1, "scaleZ": along}
+
+
+def card_scale(size: Size) -> tuple[float, float]:
+    """A card's scale across and along: its own width and height over a TTS card's."""
+    return (round(size.width_mm / CARD_WIDTH_MM_AT_SCALE_1, 4),
+            round(size.height_mm / CARD_MM_AT_SCALE_1, 4))
 
 
 def add_cards(export: GameExport, deck, backs: list[str], unique_back: bool, x: float) -> dict:
     """A deck of cards as a custom deck, or a single card as a card."""
-    scale = round(deck.size.height_mm / CARD_MM_AT_SCALE_1, 4)
+    scale = card_scale(deck.size)
     fronts = [face.svg for face in deck.fronts]
     labels = [face.label for face in deck.fronts]
     if len(fronts) == 1:
@@ -155,7 +173,7 @@ def add_cards(export: GameExport, deck, backs: list[str], unique_back: bool, x: 
         return {"GUID": export.guid(), "Name": "CardCustom", "Nickname": labels[0],
                 "Description": deck.title, "Transform": _transform(scale, x),
                 "CardID": deck_id * 100, "CustomDeck": {str(deck_id): entry},
-                "SidewaysCard": deck.size.width_mm > deck.size.height_mm}
+                "SidewaysCard": False}
     custom, cards, ids = {}, [], []
     for sheet, start in enumerate(range(0, len(fronts), PER_SHEET), start=1):
         chunk = fronts[start:start + PER_SHEET]
@@ -183,7 +201,7 @@ def add_cards(export: GameExport, deck, backs: list[str], unique_back: bool, x: 
     return {"GUID": export.guid(), "Name": "DeckCustom", "Nickname": deck.title,
             "Description": "", "Transform": _transform(scale, x), "DeckIDs": ids,
             "CustomDeck": custom, "ContainedObjects": cards, "HideWhenFaceDown": True,
-            "SidewaysCard": deck.size.width_mm > deck.size.height_mm}
+            "SidewaysCard": False}
 
 
 def add_tiles(export: GameExport, deck, backs: list[str], x: float) -> dict:
@@ -216,6 +234,18 @@ def add_tiles(export: GameExport, deck, backs: list[str], x: float) -> dict:
             "Transform": _transform(1, x, face_down=False), "ContainedObjects": tiles}
 
 
+def add_board(export: GameExport, board, x: float) -> dict:
+    """A board as a custom board: its face one image, at the board's size."""
+    size = board.size
+    scale = round(max(size.width_mm, size.height_mm) / BOARD_MM_AT_SCALE_1, 4)
+    url = export.picture(f"{board.name}-board.png", [board.face.svg], size, None)
+    return {"GUID": export.guid(), "Name": "Custom_Board", "Nickname": board.title,
+            "Description": f"{size.width_mm:g} x {size.height_mm:g} mm",
+            "Transform": _transform(scale, x, face_down=False),
+            "CustomImage": {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                            "WidthScale": 0.0}}
+
+
 def save_document(title: str, objects: list[dict]) -> dict:
     """A TTS save (the form of a saved object too) holding `objects`."""
     return {"SaveName": title, "GameMode": title, "Date": "", "VersionNumber": "",
@@ -228,6 +258,10 @@ def plan_game(name: str, title: str, decks: list, folder: Path,
     export = GameExport(folder, base_url)
     for number, deck in enumerate(decks):
         x = number * SPACING_UNITS
+        if not hasattr(deck, "fronts"):  # a board
+            if getattr(deck, "face", None) is not None:
+                export.objects[deck.name] = add_board(export, deck, x)
+            continue
         if deck.back is not None:
             backs = [face.svg for face in deck.backs]
         else:

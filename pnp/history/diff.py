@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 from collections import deque
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import jinja2
@@ -317,7 +318,7 @@ def diff_html(title: str, since: str, changes: list[Change],
 # -- the visual proof: PDF -------------------------------------------------------------------
 
 def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[ShownFace]],
-             paper_name: str, info) -> bytes:
+             paper_name: str, info, family: str = "Roboto Condensed") -> bytes:
     """One row per changed face: old on the left, new on the right, changed areas outlined."""
     from ..pdf.draw import render_pdf
     from ..layout.plans import DocumentInfo, PagePlan, Placement
@@ -325,6 +326,7 @@ def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[Sho
     from ..units import PAPERS, Rect
 
     paper = PAPERS[paper_name]
+    say = partial(_text, family=family)
     margin, gap, caption = 12.0, 8.0, 12.0
     column = (paper.width_mm - 2 * margin - gap) / 2
     rows: list[tuple[Change, ShownFace]] = [(c, f) for c, fs in zip(changes, faces) for f in fs]
@@ -343,14 +345,14 @@ def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[Sho
         if y + needed > paper.height_mm - margin:
             finish()
             placements, notes, y = [], [], margin
-            notes.append(_text(margin, y + 4, f"{title}: changes since {since}", 4.2, bold=True))
+            notes.append(say(margin, y + 4, f"{title}: changes since {since}", 4.2, bold=True))
             y += 8
-        notes.append(_text(margin, y + 4.5, f"{change.describe()} ({face.side})", 3.2,
+        notes.append(say(margin, y + 4.5, f"{change.describe()} ({face.side})", 3.2,
                            bold=True))
         top = y + caption
         for n, svg in enumerate((face.old_svg, face.new_svg)):
             x = margin + n * (column + gap)
-            notes.append(_text(x, top - 2, (f"then ({since})" if n == 0 else "now"), 2.8))
+            notes.append(say(x, top - 2, (f"then ({since})" if n == 0 else "now"), 2.8))
             if svg:
                 placements.append(Placement(x, top, svg, scale=scale))
                 for area in face.areas:
@@ -363,12 +365,12 @@ def diff_pdf(title: str, since: str, changes: list[Change], faces: list[list[Sho
                 notes.append(f'<rect x="{x:.2f}" y="{top:.2f}" width="{width * scale:.2f}" '
                              f'height="{height * scale:.2f}" fill="#eeeeee" stroke="#999999" '
                              'stroke-width="0.3" stroke-dasharray="1.5 1"/>')
-                notes.append(_text(x + 3, top + 8, "removed" if n else f"not in {since}", 3))
+                notes.append(say(x + 3, top + 8, "removed" if n else f"not in {since}", 3))
         y = top + height * scale + gap
     finish()
     if not pages:
         pages.append(PagePlan(paper, Rect(0, 0, *paper), blank_svg(paper), (Placement(
-            0, 0, _svg_page(paper, _text(margin, margin + 4, f"{title}: no changes since "
+            0, 0, _svg_page(paper, say(margin, margin + 4, f"{title}: no changes since "
                                          f"{since}", 4.2, bold=True))),)))
     document = DocumentInfo(
         title=f"{title}: changes since {since}", author=info.designer,
@@ -383,10 +385,11 @@ def _svg_page(paper, body: str) -> str:
             f'viewBox="0 0 {w} {h}">{body}</svg>')
 
 
-def _text(x: float, y: float, text: str, size_mm: float, *, bold: bool = False) -> str:
+def _text(x: float, y: float, text: str, size_mm: float, *, bold: bool = False,
+          family: str = "Roboto Condensed") -> str:
     from markupsafe import escape
 
-    return (f'<text x="{x:.2f}" y="{y:.2f}" font-family="Roboto Condensed" '
+    return (f'<text x="{x:.2f}" y="{y:.2f}" font-family="{escape(family)}" '
             f'font-weight="{"bold" if bold else "normal"}" font-size="{size_mm:g}" '
             f'fill="#1b1b1b">{escape(text)}</text>')
 
@@ -394,9 +397,11 @@ def _text(x: float, y: float, text: str, size_mm: float, *, bold: bool = False) 
 def write_visual_diff(checked, old: Snapshot, changes: list[Change], out_dir, staging,
                       paper: str) -> list:
     """Stage `proof/diff.html` (with the gallery's fonts) and `proof/diff.pdf` of a game."""
+    from .lettering import use_game_fonts, words_family
     from .record import snapshot_of
     from ..export.proof import PROOF_DIR, proof_fonts
 
+    use_game_fonts(checked)  # the changed areas are drawn, and the PDF, as the build draws
     new = snapshot_of(checked)
     title = checked.info.title
     faces = [shown_faces(change, old, new) for change in changes]
@@ -409,7 +414,8 @@ def write_visual_diff(checked, old: Snapshot, changes: list[Change], out_dir, st
     for face in fonts:
         if not (folder / "fonts" / face.file).is_file():
             staging.write(folder / "fonts" / face.file, face.location.read_bytes())
-    staging.write(pdf, diff_pdf(title, old.description, changes, faces, paper, checked.info))
+    staging.write(pdf, diff_pdf(title, old.description, changes, faces, paper, checked.info,
+                                words_family(checked)))
     return [html, pdf]
 
 

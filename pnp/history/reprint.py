@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from markupsafe import escape
 
 from .diff import Change
+from .lettering import use_game_fonts, words_family
 from ..findings import Findings
 from ..layout.plans import DocumentInfo, PagePlan, Placement
 from ..compose.component import blank_svg, document_info, paper_label
@@ -115,23 +116,25 @@ def _cover(checked, changes: list[Change], whole: list[Change], since: str, pape
     lines = pull_lines(changes, whole, since)
     chunks = [lines[n:n + LINES_PER_PAGE] for n in range(0, len(lines), LINES_PER_PAGE)] or [[]]
     pages = []
+    family = words_family(checked)
     for number, chunk in enumerate(chunks, start=1):
         margin = 18.0
         parts = [_text(margin, 24, f"{info.title}: reprint of the cards changed since {since}",
-                       5.2, "bold"),
+                       5.2, "bold", family),
                  _text(margin, 31, f"{printed} card{'s' * (printed != 1)} to print"
                                    f" (page {number} of {len(chunks)} of this list). Print "
                                    "double-sided, flipping on the long edge, at 100%.", 3.2,
-                       "normal")]
+                       "normal", family)]
         y = 42.0
         for style, text in chunk:
             if style == "head":
                 y += 2
-                parts.append(_text(margin, y, text, 3.4, "bold"))
+                parts.append(_text(margin, y, text, 3.4, "bold", family))
             else:
-                parts.append(_text(margin + 4, y, text, 3.0, "normal"))
+                parts.append(_text(margin + 4, y, text, 3.0, "normal", family))
             y += LINE_MM
-        parts.append(_text(margin, size.height_mm - 14, info.licence.attribution, 2.4, "normal"))
+        parts.append(_text(margin, size.height_mm - 14, info.licence.attribution, 2.4, "normal",
+                           family))
         w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
         svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
                f'viewBox="0 0 {w} {h}">{"".join(parts)}</svg>')
@@ -140,8 +143,9 @@ def _cover(checked, changes: list[Change], whole: list[Change], since: str, pape
     return pages
 
 
-def _text(x: float, y: float, text: str, size_mm: float, weight: str) -> str:
-    return (f'<text x="{x:g}" y="{y:g}" font-family="Roboto Condensed" font-weight="{weight}" '
+def _text(x: float, y: float, text: str, size_mm: float, weight: str,
+          family: str = "Roboto Condensed") -> str:
+    return (f'<text x="{x:g}" y="{y:g}" font-family="{escape(family)}" font-weight="{weight}" '
             f'font-size="{size_mm:g}" fill="#000000">{escape(text)}</text>')
 
 
@@ -155,6 +159,7 @@ def write_reprint(checked, changes: list[Change], since: str, out_dir, staging, 
     planned = plan_reprint(checked, changes, since, paper)
     if planned is None:
         return None
+    use_game_fonts(checked)
     destination = out_dir / checked.name / f"reprint-{paper}.pdf"
     staging.write(destination, render_pdf(planned.plans, planned.document))
     return destination, planned.cards

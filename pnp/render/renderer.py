@@ -24,6 +24,7 @@ from .environment import template_environment
 from .facechecks import FaceChecks
 from .helpers import TemplateHelpers, face_attributes, line_count
 from .sourcelines import Report, explained, template_location
+from .words import Words
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class Renderer:
         self.env.globals["image"] = self.helpers.image
         self.env.globals["icons"] = icons
         self.env.globals["stamp"] = ""  # a face's version stamp, given by pnp.render.stamps
+        # pnp's own words in the edition's language (pnp.render.words)
+        self.env.globals["_"] = Words(globals_.get("lang") or "", self.report)
 
     def take_findings(self) -> tuple[Findings, set[tuple[Location, str]]]:
         """The findings gathered since the last call, and the keys of those reported once

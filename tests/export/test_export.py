@@ -22,6 +22,7 @@ SCHEMA = json.loads((Path(__file__).parent / "tts-save.schema.json").read_text(e
 GAMES = REPO / "tests" / "data" / "games"
 MM_PER_INCH = 25.4
 CARD_HEIGHT_AT_SCALE_1_MM = 3.5 * MM_PER_INCH  # TTS: a card at scale 1 is a poker card
+CARD_WIDTH_AT_SCALE_1_MM = 2.5 * MM_PER_INCH
 TILE_HEIGHT_AT_SCALE_1_MM = 1.318 * MM_PER_INCH  # TTS: a custom tile at scale 1
 
 
@@ -54,8 +55,11 @@ def check_save(folder: Path, save: str, sizes_mm: dict[str, tuple[float, float]]
                 assert (folder / entry[key]).is_file()  # beside the save, by a relative name
         if "CustomImage" in obj:
             for key in ("ImageURL", "ImageSecondaryURL"):
-                assert (folder / obj["CustomImage"][key]).is_file()
+                if key == "ImageURL" or obj["CustomImage"][key]:
+                    assert (folder / obj["CustomImage"][key]).is_file()
     for title, obj in tops.items():
+        if obj["Name"] == "Custom_Board":  # its size is checked by its own test
+            continue
         # A single card is named after the card; its description is the deck's title.
         width, height = sizes_mm[obj["Description"] if obj["Name"] == "CardCustom" else title]
         if obj["Name"] == "Bag":
@@ -63,13 +67,17 @@ def check_save(folder: Path, save: str, sizes_mm: dict[str, tuple[float, float]]
                 assert tile["Transform"]["scaleZ"] * TILE_HEIGHT_AT_SCALE_1_MM == \
                     pytest.approx(height, abs=0.01)
         else:
-            assert obj["Transform"]["scaleZ"] * CARD_HEIGHT_AT_SCALE_1_MM == \
-                pytest.approx(height, abs=0.01)
+            # every card at its own width and height (within 1 %), not a poker card's shape
+            for card in [obj, *obj.get("ContainedObjects", [])]:
+                assert card["Transform"]["scaleX"] * CARD_WIDTH_AT_SCALE_1_MM == \
+                    pytest.approx(width, rel=0.01)
+                assert card["Transform"]["scaleZ"] * CARD_HEIGHT_AT_SCALE_1_MM == \
+                    pytest.approx(height, rel=0.01)
     return tops
 
 
 def test_downturn_save_has_decks_of_cards_and_bags_of_tiles_of_their_size(project, run):
-    result = run("export", "--to", "tts")
+    result = run("export", "--to", "tts", "--sheets", "events,banks,aids,shares,markers,cubes")
     assert result.code == 0, result.err
     folder = project / "output" / "downturn" / "tts"
     tops = check_save(folder, "downturn-save.json", {
@@ -130,7 +138,56 @@ def test_tokens_a_single_card_and_backless_decks(tmp_path, run):
     assert (entry["NumWidth"], entry["NumHeight"]) == (1, 1)
     card = Image.open(folder / entry["FaceURL"])
     assert abs(card.width / card.height - 70 / 120) < 0.01
-    assert aid["Transform"]["scaleZ"] * CARD_HEIGHT_AT_SCALE_1_MM == pytest.approx(120, abs=0.01)
+    assert aid["Transform"]["scaleZ"] * CARD_HEIGHT_AT_SCALE_1_MM == pytest.approx(120, rel=0.01)
+    assert aid["Transform"]["scaleX"] * CARD_WIDTH_AT_SCALE_1_MM == pytest.approx(70, rel=0.01)
+
+
+BOARD_LONG_SIDE_AT_SCALE_1_MM = 10 * MM_PER_INCH  # TTS: a custom board at scale 1
+
+
+def flat_face(size: Size, colour: str) -> str:
+    w, h = f"{size.width_mm:g}", f"{size.height_mm:g}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
+            f'viewBox="0 0 {w} {h}"><rect width="{w}" height="{h}" fill="{colour}"/></svg>')
+
+
+def test_bills_a_tarot_deck_and_a_board_are_their_own_size_in_the_save(tmp_path):
+    """Boomtown's 63 x 29 mm bills, a tarot deck and a 300 x 200 mm board, written as a save
+    and read back: each object's size within 1 % of the piece."""
+    from pnp.export.tts import export_games
+
+    def deck(name: str, title: str, size: Size, count: int) -> SimpleNamespace:
+        faces = [SimpleNamespace(svg=flat_face(size, f"#{40 + i:02x}6090"), label=f"{name} {i}")
+                 for i in range(count)]
+        return SimpleNamespace(name=name, title=title, size=size, shape="rect",
+                               back="back.svg.j2", fronts=faces,
+                               backs=[SimpleNamespace(svg=flat_face(size, "#222222"), label="")]
+                               * count)
+
+    bills, tarot = deck("money", "Play money", Size(63, 29), 3), \
+        deck("aids", "Tarot aids", Size(70, 120), 2)
+    board = SimpleNamespace(name="board", title="Game board", size=Size(300, 200),
+                            face=SimpleNamespace(svg=flat_face(Size(300, 200), "#3a7d44")))
+    checked = SimpleNamespace(name="g", info=SimpleNamespace(title="G"))
+    files = export_games([(checked, [bills, tarot, board])], tmp_path, None, 1)
+    for path, data in files:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    folder = tmp_path / "g" / "tts"
+    tops = check_save(folder, "g-save.json", {"Play money": (63, 29), "Tarot aids": (70, 120)})
+    assert tops["Play money"]["SidewaysCard"] is False
+    for title, (width, height) in {"Play money": (63, 29), "Tarot aids": (70, 120)}.items():
+        (entry, *_) = tops[title]["CustomDeck"].values()
+        sheet = Image.open(folder / entry["FaceURL"])
+        cell = (sheet.width / entry["NumWidth"], sheet.height / entry["NumHeight"])
+        assert cell[0] / cell[1] == pytest.approx(width / height, rel=0.01)  # its own shape
+    board = tops["Game board"]
+    assert board["Name"] == "Custom_Board"
+    image = Image.open(folder / board["CustomImage"]["ImageURL"])
+    assert image.width / image.height == pytest.approx(300 / 200, rel=0.01)
+    assert board["Transform"]["scaleX"] == board["Transform"]["scaleZ"]
+    assert board["Transform"]["scaleX"] * BOARD_LONG_SIDE_AT_SCALE_1_MM == \
+        pytest.approx(300, rel=0.01)
 
 
 def test_base_url_names_every_image_under_it(tmp_path, run):
