@@ -160,15 +160,15 @@ def test_a_folder_without_game_yaml_is_named_as_such(ledger, run):
                                       "game.yaml")
 
 
-@pytest.mark.parametrize("to", ["shop", "tts"])
-def test_export_with_no_deck_chosen_is_an_error(tmp_path, monkeypatch, run, to):
+def test_export_with_no_deck_chosen_is_an_error(tmp_path, monkeypatch, run):
+    """A shop makes decks (a board prints whole from board-large.pdf); Tabletop Simulator takes
+    the board as a custom board."""
     add_game(tmp_path, "downturn")
     monkeypatch.chdir(tmp_path)
-    result = run("export", "--game", "downturn", "--to", to, "--sheets", "board")
+    result = run("export", "--game", "downturn", "--to", "shop", "--sheets", "board")
     assert result.code == 2
     clean(result)
     assert "nothing to export" in result.err and "board is not a deck" in result.err
-    assert not (tmp_path / "output/downturn/tts").exists()
     assert not list((tmp_path / "output").glob("downturn/shop-*"))
 
 
