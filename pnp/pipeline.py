@@ -32,6 +32,7 @@ from .load.model import GAME_FILE, Game, load_game
 from .load.schema import suggest
 from .output import Staging
 from .project import Project, print_options
+from .render.playability import playability_findings
 from .render.renderer import Renderer
 from .rules.declarative import RULES_FILE, run_declared_rules
 from .rules.plugins import available, load_plugin
@@ -186,6 +187,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                 continue
             once.update(shown)
             findings.add(finding)
+    findings.extend(check_playability(sheets))
     if plan and not findings.errors:
         checked.kit = plan_kit(name, sheets, checked.outputs, renderer, paper, options,
                                findings)
@@ -207,6 +209,16 @@ def in_language(output: Output, stem: str, lang: str) -> Output:
 
     return replace(output, file_name=renamed(output.file_name),
                    extras=tuple((renamed(extra), text) for extra, text in output.extras))
+
+
+def check_playability(sheets: list[Sheet]) -> list:
+    """The playability warnings of a game's decks (pnp.render.playability): their fronts
+    rasterised as the PDFs draw them."""
+    from .compose.deck import Deck
+    from .pdf.raster import face_image
+
+    return playability_findings([sheet for sheet in sheets if isinstance(sheet, Deck)],
+                                face_image)
 
 
 def check_rules(project: Project, folder: Path, game: Game) -> Findings:

@@ -1,0 +1,148 @@
+"""The playability check: pieces the data says differ must stay apart in greyscale and to a
+colour-blind player. A small game's suits differing only in red and green get a
+`play-colour-only` warning for deuteranopia at the suit's data line; a letter per suit
+clears it. Two decks of tokens of one size meet on the table: banking's Central Bank Debt
+and Blue Debt colours, on plain discs, are told apart only by colour, and greyscale loses it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from pnp.render import vision
+
+GAME = """\
+title: Suits
+designer: A. Designer
+year: 2026
+players: {min: 1, max: 2}
+licence:
+  name: CC BY 4.0
+  url: https://creativecommons.org/licenses/by/4.0/
+  attribution: "Suits (c) 2026 A. Designer, CC BY 4.0"
+decks:
+  cards:
+    title: Cards
+    size: 40 x 56 mm
+    front: front.svg.j2
+    back: none
+    file: cards.yaml
+    label: 'card "{{ rank }} {{ suit }}"'
+    fields:
+      rank: {type: whole, min: 1, max: 9}
+      suit: {type: choice, of: [red, green]}
+"""
+CARDS = "".join(f"- {{rank: {rank}, suit: {suit}}}\n"
+                for suit in ("red", "green") for rank in (1, 2, 3))
+# A red and a green of about one lightness: a deuteranope sees two near-equal olives.
+FRONT = """\
+{% set fill = {"red": "#cf3a30", "green": "#4a9a3a"}[card.suit] %}
+<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="56mm" viewBox="0 0 40 56">
+<rect x="-4" y="-4" width="48" height="64" fill="{{ fill }}"/>
+<rect x="5" y="5" width="30" height="46" rx="2" fill="#ffffff"/>
+<text x="20" y="34" text-anchor="middle" {{ font('bold') }} font-size="14" fill="#000000">{{ card.rank }}</text>
+LETTER
+</svg>
+"""
+LETTER = ('<text x="20" y="16" text-anchor="middle" {{ font(\'bold\') }} font-size="7" '
+          'fill="{{ fill }}">{{ card.suit[0] | upper }}</text>')
+
+TOKENS = """\
+title: Tokens
+designer: A. Designer
+year: 2026
+players: {min: 1, max: 2}
+licence:
+  name: CC BY 4.0
+  url: https://creativecommons.org/licenses/by/4.0/
+  attribution: "Tokens (c) 2026 A. Designer, CC BY 4.0"
+data:
+  players:
+    file: players.yaml
+    label: 'player "{{ name }}"'
+    fields:
+      name: text
+      fill: colour
+decks:
+  tokens:
+    title: Bank tokens
+    size: 18 mm
+    shape: round
+    front: token.svg.j2
+    back: none
+    file: tokens.yaml
+    label: '{{ kind }} token'
+    fields:
+      kind: {type: choice, of: [cbdebt]}
+  debt_tokens:
+    title: Debt tokens
+    size: 18 mm
+    shape: round
+    front: token.svg.j2
+    back: none
+    each:
+      - {kind: "'debt'", owner: players}
+    label: '{{ owner.name }} debt token'
+"""
+# Banking's colours: Central Bank Debt #222222, the Blue player's Debt #1e5aa8.
+TOKEN = """\
+{% set fill = card.owner.fill if card.kind == "debt" else "#222222" %}
+<svg xmlns="http://www.w3.org/2000/svg" width="18mm" height="18mm" viewBox="0 0 18 18">
+<circle cx="9" cy="9" r="8.5" fill="{{ fill }}"/>
+</svg>
+"""
+
+
+def write(root: Path, name: str, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        folder = root / ("content" if not path.endswith(".j2") else "templates") / name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text, encoding="utf-8")
+
+
+def warnings(run, root: Path, game: str) -> list[dict]:
+    result = run("check", "--root", str(root), "--game", game, "--format", "json",
+                 "--no-cache")
+    assert result.code == 0, result.err
+    return [f for f in json.loads(result.out)["findings"] if f["rule"] == "play-colour-only"]
+
+
+def test_suits_told_apart_only_by_red_and_green_are_found_and_a_letter_clears_it(tmp_path,
+                                                                              run):
+    write(tmp_path, "suits", {"game.yaml": GAME, "cards.yaml": CARDS,
+                              "front.svg.j2": FRONT.replace("LETTER", "")})
+    found = warnings(run, tmp_path, "suits")
+    assert len(found) == 1, found
+    finding = found[0]
+    assert finding["field"] == "suit" and finding["file"].endswith("content/suits/cards.yaml")
+    assert "deuteranopia" in finding["message"] and "protanopia" in finding["message"]
+    assert "red" in finding["message"] and "green" in finding["message"]
+    assert "add a letter or symbol per suit" in finding["hint"]
+
+    (tmp_path / "templates" / "suits" / "front.svg.j2").write_text(
+        FRONT.replace("LETTER", LETTER), encoding="utf-8")
+    assert warnings(run, tmp_path, "suits") == []
+
+
+def test_banking_debt_colours_on_plain_tokens_look_alike_in_greyscale(tmp_path, run):
+    write(tmp_path, "tokens", {
+        "game.yaml": TOKENS, "tokens.yaml": "- {kind: cbdebt}\n",
+        "players.yaml": '- {name: Blue, fill: "#1e5aa8"}\n', "token.svg.j2": TOKEN})
+    found = warnings(run, tmp_path, "tokens")
+    assert len(found) == 1, found
+    assert found[0]["field"] == "kind"
+    assert "cbdebt token" in found[0]["message"] and "Blue debt token" in found[0]["message"]
+    assert "greyscale" in found[0]["message"]
+
+
+def test_greyscale_keeps_lightness_and_a_dichromacy_loses_red_and_green():
+    red_green = np.array([[[207, 58, 48], [74, 154, 58]]], dtype=np.uint8)
+    normal = vision.difference(*vision.seen(red_green, vision.NORMAL)[0])
+    deutan = vision.difference(*vision.seen(red_green, "deuteranopia")[0])
+    assert normal > 30 and deutan < 10
+    grey = vision.simulate(red_green / 255.0, vision.GREYSCALE)
+    assert np.allclose(grey[..., 0], grey[..., 1]) and np.allclose(grey[..., 1], grey[..., 2])
+    black_white = np.array([[[0, 0, 0], [255, 255, 255]]], dtype=np.uint8)
+    assert vision.difference(*vision.seen(black_white, "tritanopia")[0]) > 80
