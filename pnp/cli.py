@@ -95,6 +95,10 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--card", metavar="NAME", help="only this card, by its title")
     proof.add_argument("--png", action="store_true", help="also write PNGs of the faces shown")
     proof.add_argument("--dpi", type=float, default=150, help="PNG resolution (default: 150)")
+    proof.add_argument("--simulate", choices=("greyscale", "protanopia", "deuteranopia",
+                                              "tritanopia"), default="",
+                       help="write VIEW.html: the gallery (and --png) seen in greyscale or "
+                            "with that colour-vision deficiency")
     proof.add_argument("--changed", action="store_true",
                        help="only cards whose faces changed since the last proof or build")
     proof.add_argument("--out", type=Path, default=None,

@@ -146,3 +146,26 @@ def test_greyscale_keeps_lightness_and_a_dichromacy_loses_red_and_green():
     assert np.allclose(grey[..., 0], grey[..., 1]) and np.allclose(grey[..., 1], grey[..., 2])
     black_white = np.array([[[0, 0, 0], [255, 255, 255]]], dtype=np.uint8)
     assert vision.difference(*vision.seen(black_white, "tritanopia")[0]) > 80
+
+
+def test_proof_shows_the_gallery_and_its_pngs_as_a_deuteranope_sees_them(tmp_path, run):
+    from PIL import Image
+
+    write(tmp_path, "suits", {"game.yaml": GAME, "cards.yaml": CARDS,
+                              "front.svg.j2": FRONT.replace("LETTER", "")})
+    out = tmp_path / "out"
+    result = run("proof", "--root", str(tmp_path), "--game", "suits", "--simulate",
+                 "deuteranopia", "--card", "1 red", "--png", "--dpi", "40", "--out", str(out))
+    assert result.code == 0, result.err
+    folder = out / "suits" / "proof"
+    page = (folder / "card-deuteranopia.html").read_text(encoding="utf-8")
+    assert 'filter: url(#pnp-simulate)' in page and "<feColorMatrix" in page
+    assert not (folder / "card.html").exists()
+    matrix = [float(v) for v in page.split('values="')[1].split('"')[0].split()]
+    assert np.allclose(np.array(matrix).reshape(4, 5)[:3, :3],
+                       vision.linear_matrix("deuteranopia"), atol=1e-5)
+    [png] = (folder / "png").glob("*deuteranopia.png")
+    corner = np.asarray(Image.open(png).convert("RGB"))[2, 2]  # the red border
+    expected = vision.simulate(np.array([0xcf, 0x3a, 0x30]) / 255.0, "deuteranopia") * 255
+    assert np.allclose(corner, expected, atol=3), (corner, expected)
+    assert abs(int(corner[0]) - int(corner[1])) < 40  # no longer red: an olive
