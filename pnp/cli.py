@@ -32,7 +32,8 @@ COMMANDS = {"build": ("build", "cmd_build"), "plan": ("build", "cmd_plan"),
             "list": ("report", "cmd_list"), "layouts": ("report", "cmd_layouts"),
             "diff": ("report", "cmd_diff"), "proof": ("report", "cmd_proof"),
             "export": ("export", "cmd_export"), "new": ("tools", "cmd_new"),
-            "calibrate": ("tools", "cmd_calibrate"), "cache": ("tools", "cmd_cache")}
+            "calibrate": ("tools", "cmd_calibrate"), "cache": ("tools", "cmd_cache"),
+            "release": ("release", "cmd_release")}
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
@@ -75,6 +76,19 @@ def _parser() -> argparse.ArgumentParser:
                     "with a plan page; print the sheets per stock, the cuts and the ink.")
     _writing_arguments(plan)
     _language_argument(plan)
+
+    release = commands.add_parser(
+        "release", parents=[common], help="a game's whole print-and-play release, in one zip",
+        description="Check and build the kit on Letter and A4 (every sheet and the packed "
+                    "kit), the decks for a print-then-cut machine with their cut files, a "
+                    "few preview PNGs, the licence, a README and a manifest, into "
+                    "output/<game>/<game>-release.zip; the same content gives the same bytes "
+                    "(SOURCE_DATE_EPOCH sets the entries' time).")
+    release.add_argument("--out", type=Path, default=None,
+                         help="output folder (default: output/ in the project)")
+    release.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    release.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                         help="draw in N processes (default: the CPU count; 1: in this one)")
 
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, print nothing.")
