@@ -187,7 +187,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
                 continue
             once.update(shown)
             findings.add(finding)
-    findings.extend(check_playability(sheets))
+    findings.extend(check_playability(sheets, remember))
     if plan and not findings.errors:
         checked.kit = plan_kit(name, sheets, checked.outputs, renderer, paper, options,
                                findings)
@@ -211,14 +211,31 @@ def in_language(output: Output, stem: str, lang: str) -> Output:
                    extras=tuple((renamed(extra), text) for extra, text in output.extras))
 
 
-def check_playability(sheets: list[Sheet]) -> list:
+def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
     """The playability warnings of a game's decks (pnp.render.playability): their fronts
-    rasterised as the PDFs draw them."""
+    rasterised as the PDFs draw them. With `remember`, kept in the user's cache under a
+    digest of all they read (each deck's name, size, shape, items and fronts), so a check
+    that changed none of them rasterises nothing."""
+    import hashlib
+
     from .compose.deck import Deck
     from .pdf.raster import face_image
 
-    return playability_findings([sheet for sheet in sheets if isinstance(sheet, Deck)],
-                                face_image)
+    decks = [sheet for sheet in sheets if isinstance(sheet, Deck)]
+    key = where = None
+    if remember:
+        read = [(deck.name, deck.size, deck.shape, deck.where, deck.items,
+                 [(face.svg, face.label, face.stamp) for face in deck.fronts])
+                for deck in decks]
+        key = hashlib.sha256(pickle.dumps(read, protocol=5)).hexdigest()
+        where = store.folder("playability")
+        kept = store.read_value(where, key)
+        if isinstance(kept, list):
+            return kept
+    found = playability_findings(decks, face_image)
+    if key is not None:
+        store.write_value(where, key, found)
+    return found
 
 
 def check_rules(project: Project, folder: Path, game: Game) -> Findings:

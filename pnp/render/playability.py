@@ -12,7 +12,8 @@ A kind of piece is the values of those fields; the pixels all its faces share (u
 FACES_PER_KIND of them, their version stamps blanked) are its look, so a card's rank, name or
 art, which vary within a suit, play no part in telling the suit. Two kinds that differ in
 one field are compared where both looks hold: the pixels that differ there in ordinary vision
-by DIFFERENT (CAM02-UCS) are what tells them apart. Seen in greyscale or with a dichromacy
+by DIFFERENT (CAM02-UCS) are what tells them apart (two values of a field on at most
+PAIRS_PER_VALUES pairs of kinds: a suit against another at three ranks). Seen in greyscale or with a dichromacy
 (pnp.render.vision), at least MIN_AREA_MM2 of them must still differ by as much: a letter, a
 symbol or a shape of its own keeps its pixels apart in every view, a hue alone does not. A
 pair that looks alike in ordinary vision too is left alone (nothing is printed to tell it).
@@ -39,6 +40,7 @@ MIN_AREA_MM2 = 0.5  # two letters 2 mm tall (R and B) differ in more ink than th
 DIFFERENT = 30.0  # CAM02-UCS distance that tells two colours apart at a glance (see above)
 SAME_LEVEL = 24  # faces of one kind agree where their pixels differ by at most this (0..255)
 FACES_PER_KIND = 4
+PAIRS_PER_VALUES = 3  # two values of a field are compared on this many pairs of kinds at most
 
 Raster = Callable[[str, int, int], Any]  # (svg, width_px, height_px) -> a Pillow RGBA image
 
@@ -141,6 +143,7 @@ def _compared(kinds: list[Kind], size: Any) -> list[Finding]:
     px_mm2 = (size.width_mm / max(width, 1)) * (size.height_mm / max(height, 1))
     least = MIN_AREA_MM2 / px_mm2 if px_mm2 else 1
     lost: dict[tuple, tuple[Kind, Kind, list[str]]] = {}
+    compared: dict[tuple, int] = {}
     for (i, first), (j, second) in combinations(enumerate(kinds), 2):
         one, other = dict(first.values), dict(second.values)
         shared = [name for name in one if name in other]
@@ -149,8 +152,9 @@ def _compared(kinds: list[Kind], size: Any) -> list[Finding]:
             continue
         name = differ[0]
         key = (name, *sorted((one[name], other[name])))
-        if key in lost and len(lost[key][2]) == len(vision.VIEWS):
+        if compared.get(key, 0) >= PAIRS_PER_VALUES:
             continue
+        compared[key] = compared.get(key, 0) + 1
         region = first.held & second.held
         region &= vision.difference(seen[vision.NORMAL][i], seen[vision.NORMAL][j]) > DIFFERENT
         if region.sum() < least:

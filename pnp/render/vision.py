@@ -57,8 +57,8 @@ def seen(pixels: np.ndarray, view: str) -> np.ndarray:
     """An image's pixels (H x W x 3, uint8 sRGB) as seen in `view`, in CAM02-UCS (H x W x 3
     floats): a distance between two of them is their perceived difference."""
     step = 256 // _LEVELS
-    index = (pixels[..., 0] // step).astype(np.int32) * _LEVELS * _LEVELS + \
-        (pixels[..., 1] // step).astype(np.int32) * _LEVELS + pixels[..., 2] // step
+    level = (pixels >> 3).astype(np.int32)  # 5 bits a channel
+    index = (level[..., 0] << 10) | (level[..., 1] << 5) | level[..., 2]
     table, known = _table(view)
     wanted = np.unique(index)
     new = wanted[~known[wanted]]
@@ -82,7 +82,7 @@ def difference(first: np.ndarray, second: np.ndarray) -> np.ndarray:
 def _table(view: str) -> tuple[np.ndarray, np.ndarray]:
     """Each quantised colour's CAM02-UCS coordinates in `view`, filled as colours are seen."""
     size = _LEVELS ** 3
-    return np.zeros((size, 3)), np.zeros(size, dtype=bool)
+    return np.zeros((size, 3), dtype=np.float32), np.zeros(size, dtype=bool)
 
 
 def _linear(rgb: np.ndarray) -> np.ndarray:

@@ -102,9 +102,8 @@ def write(root: Path, name: str, files: dict[str, str]) -> None:
         (folder / path).write_text(text, encoding="utf-8")
 
 
-def warnings(run, root: Path, game: str) -> list[dict]:
-    result = run("check", "--root", str(root), "--game", game, "--format", "json",
-                 "--no-cache")
+def warnings(run, root: Path, game: str, *options: str) -> list[dict]:
+    result = run("check", "--root", str(root), "--game", game, "--format", "json", *options)
     assert result.code == 0, result.err
     return [f for f in json.loads(result.out)["findings"] if f["rule"] == "play-colour-only"]
 
@@ -115,6 +114,9 @@ def test_suits_told_apart_only_by_red_and_green_are_found_and_a_letter_clears_it
                               "front.svg.j2": FRONT.replace("LETTER", "")})
     found = warnings(run, tmp_path, "suits")
     assert len(found) == 1, found
+    # Kept in the cache, the answer is the one a check without it gives.
+    assert warnings(run, tmp_path, "suits") == found == warnings(run, tmp_path, "suits",
+                                                                  "--no-cache")
     finding = found[0]
     assert finding["field"] == "suit" and finding["file"].endswith("content/suits/cards.yaml")
     assert "deuteranopia" in finding["message"] and "protanopia" in finding["message"]
