@@ -13,10 +13,16 @@ FACES_PER_KIND of them, their version stamps blanked) are its look, so a card's 
 art, which vary within a suit, play no part in telling the suit. Two kinds that differ in
 one field are compared where both looks hold: the pixels that differ there in ordinary vision
 by DIFFERENT (CAM02-UCS) are what tells them apart (two values of a field on at most
-PAIRS_PER_VALUES pairs of kinds: a suit against another at three ranks). Seen in greyscale or with a dichromacy
-(pnp.render.vision), at least MIN_AREA_MM2 of them must still differ by as much: a letter, a
-symbol or a shape of its own keeps its pixels apart in every view, a hue alone does not. A
-pair that looks alike in ordinary vision too is left alone (nothing is printed to tell it).
+PAIRS_PER_VALUES pairs of kinds: a suit against another at three ranks). Seen in greyscale or
+with a dichromacy (pnp.render.vision), at least MIN_AREA_MM2 of them must still differ by as
+much: a letter, a symbol or a shape of its own keeps its pixels apart in every view, a hue
+alone does not. A pair that looks alike in ordinary vision too is left alone (nothing is
+printed to tell it).
+
+DIFFERENT is a difference a player sees at a glance across the table, not side by side:
+play-testers mistook banking's Central Bank Debt black (#222222) for its Blue Debt (#1e5aa8),
+24.6 apart in greyscale; a red and a green of one lightness are about 5 apart to a
+deuteranope, and black and white 95.
 
 Each distinct face is rasterised once, at PIXEL_MM a pixel (finer on a small piece).
 """
@@ -37,7 +43,7 @@ RULE = "play-colour-only"
 PIXEL_MM = 0.5  # the raster's pixel, or finer on a small piece:
 SHORT_SIDE_PX = 64  # at least this many pixels across its short side
 MIN_AREA_MM2 = 0.5  # two letters 2 mm tall (R and B) differ in more ink than this
-DIFFERENT = 30.0  # CAM02-UCS distance that tells two colours apart at a glance (see above)
+DIFFERENT = 30.0  # CAM02-UCS distance that tells two colours apart at a glance
 SAME_LEVEL = 24  # faces of one kind agree where their pixels differ by at most this (0..255)
 FACES_PER_KIND = 4
 PAIRS_PER_VALUES = 3  # two values of a field are compared on this many pairs of kinds at most
