@@ -213,9 +213,10 @@ def in_language(output: Output, stem: str, lang: str) -> Output:
 
 def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
     """The playability warnings of a game's decks (pnp.render.playability): their fronts
-    rasterised as the PDFs draw them. With `remember`, kept in the user's cache under a
-    digest of all they read (each deck's name, size, shape, items and fronts), so a check
-    that changed none of them rasterises nothing."""
+    rasterised as the PDFs draw them. With `remember`, kept under a digest of all they read
+    (each deck's name, size, shape, items and fronts) in the user's cache and, for the
+    process's next checks (a watch, a release's builds), in memory: a check that changed
+    none of them rasterises nothing."""
     import hashlib
 
     from .compose.deck import Deck
@@ -228,14 +229,23 @@ def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
                  [(face.svg, face.label, face.stamp) for face in deck.fronts])
                 for deck in decks]
         key = hashlib.sha256(pickle.dumps(read, protocol=5)).hexdigest()
+        if key in _PLAYABILITY:
+            return _PLAYABILITY[key]
         where = store.folder("playability")
         kept = store.read_value(where, key)
         if isinstance(kept, list):
+            _PLAYABILITY[key] = kept
             return kept
     found = playability_findings(decks, face_image)
     if key is not None:
         store.write_value(where, key, found)
+        while len(_PLAYABILITY) >= 8:  # the last few games' answers
+            _PLAYABILITY.pop(next(iter(_PLAYABILITY)))
+        _PLAYABILITY[key] = found
     return found
+
+
+_PLAYABILITY: dict[str, list] = {}  # digest of what a check read -> its playability answer
 
 
 def check_rules(project: Project, folder: Path, game: Game) -> Findings:
