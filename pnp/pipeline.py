@@ -32,7 +32,7 @@ from .load.model import GAME_FILE, Game, load_game
 from .load.schema import suggest
 from .output import Staging
 from .project import Project, print_options
-from .render.playability import playability_findings
+from .render.playability import playability_findings, playability_samples
 from .render.renderer import Renderer
 from .rules.declarative import RULES_FILE, run_declared_rules
 from .rules.plugins import available, load_plugin
@@ -213,8 +213,8 @@ def in_language(output: Output, stem: str, lang: str) -> Output:
 
 def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
     """The playability warnings of a game's decks (pnp.render.playability): their fronts
-    rasterised as the PDFs draw them. With `remember`, kept under a digest of all they read
-    (each deck's name, size, shape, items and fronts) in the user's cache and, for the
+    rasterised as the PDFs draw them. With `remember`, kept under a digest of all it reads
+    (pnp.render.playability.playability_samples) in the user's cache and, for the
     process's next checks (a watch, a release's builds), in memory: a check that changed
     none of them rasterises nothing."""
     import hashlib
@@ -222,13 +222,10 @@ def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
     from .compose.deck import Deck
     from .pdf.raster import face_image
 
-    decks = [sheet for sheet in sheets if isinstance(sheet, Deck)]
+    groups = playability_samples([sheet for sheet in sheets if isinstance(sheet, Deck)])
     key = where = None
     if remember:
-        read = [(deck.name, deck.size, deck.shape, deck.where, deck.items,
-                 [(face.svg, face.label, face.stamp) for face in deck.fronts])
-                for deck in decks]
-        key = hashlib.sha256(pickle.dumps(read, protocol=5)).hexdigest()
+        key = hashlib.sha256(pickle.dumps(groups, protocol=5)).hexdigest()
         if key in _PLAYABILITY:
             return _PLAYABILITY[key]
         where = store.folder("playability")
@@ -236,7 +233,7 @@ def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
         if isinstance(kept, list):
             _PLAYABILITY[key] = kept
             return kept
-    found = playability_findings(decks, face_image)
+    found = playability_findings(groups, face_image)
     if key is not None:
         store.write_value(where, key, found)
         while len(_PLAYABILITY) >= 8:  # the last few games' answers

@@ -52,6 +52,27 @@ Raster = Callable[[str, int, int], Any]  # (svg, width_px, height_px) -> a Pillo
 
 
 @dataclass(frozen=True)
+class Sample:
+    """What the check reads of one kind of piece in a deck: its values, one piece's label and
+    data line, and up to FACES_PER_KIND of its distinct faces, their stamps blanked."""
+
+    deck: str
+    values: tuple[tuple[str, str], ...]  # (field, value) for each field the deck has
+    label: str
+    where: Location
+    svgs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Group:
+    """The kinds of piece of the decks of one size and shape: their pieces meet on the table."""
+
+    width_mm: float
+    height_mm: float
+    samples: tuple[Sample, ...]
+
+
+@dataclass(frozen=True)
 class Kind:
     """The pieces of one group that the data does not tell apart, and their shared look."""
 
@@ -63,19 +84,27 @@ class Kind:
     held: np.ndarray  # H x W bool: where every face of the kind agrees
 
 
-def playability_findings(decks: list[Any], raster: Raster) -> list[Finding]:
-    """Every pair of kinds of piece, in every group of decks, that only colour tells apart,
-    and the views in which it does not."""
-    groups: dict[tuple, list[Any]] = {}
+def playability_samples(decks: list[Any]) -> list[Group]:
+    """All the check reads of a game's decks (each with `name`, `size`, `shape`, `where`,
+    `items` and their drawn `fronts`), grouped: what its answer depends on."""
+    groups: dict[tuple, list[Sample]] = {}
     for deck in decks:
-        if deck.fronts and _fields(deck):
+        names = _fields(deck)
+        if deck.fronts and names:
             size = (round(deck.size.width_mm, 2), round(deck.size.height_mm, 2), deck.shape)
-            groups.setdefault(size, []).append(deck)
+            groups.setdefault(size, []).extend(_samples(deck, names))
+    return [Group(width, height, tuple(samples))
+            for (width, height, _), samples in groups.items()]
+
+
+def playability_findings(groups: list[Group], raster: Raster) -> list[Finding]:
+    """Every pair of kinds of piece, in every group, that only colour tells apart, and the
+    views in which it does not."""
     found: list[Finding] = []
     drawn: dict[str, np.ndarray] = {}
-    for group in groups.values():
-        kinds = [kind for deck in group for kind in _kinds(deck, raster, drawn)]
-        found += _compared(kinds, group[0].size)
+    for group in groups:
+        kinds = [_kind(sample, group, raster, drawn) for sample in group.samples]
+        found += _compared(kinds, group)
     return found
 
 
@@ -102,34 +131,38 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _kinds(deck: Any, raster: Raster, drawn: dict[str, np.ndarray]) -> list[Kind]:
-    names = _fields(deck)
-    faces: dict[tuple, list] = {}
+def _samples(deck: Any, names: list[str]) -> list[Sample]:
+    kinds: dict[tuple, tuple[Any, Any, set[str], list[str]]] = {}
     for item, face in zip(deck.items, deck.fronts):
         values = tuple((name, _value(getattr(item, name, ""))) for name in names)
-        faces.setdefault(values, []).append((item, face))
-    pixel_mm = min(PIXEL_MM, min(deck.size.width_mm, deck.size.height_mm) / SHORT_SIDE_PX)
-    width = max(1, round(deck.size.width_mm / pixel_mm))
-    height = max(1, round(deck.size.height_mm / pixel_mm))
-    kinds = []
-    for values, pieces in faces.items():
-        svgs = list(dict.fromkeys(
-            face.svg.replace(face.stamp, "") if face.stamp else face.svg
-            for _, face in pieces if face.svg))[:FACES_PER_KIND]
-        if not svgs:
-            continue
-        images = []
-        for svg in svgs:
-            if svg not in drawn:
-                drawn[svg] = _on_white(raster(svg, width, height))
-            images.append(drawn[svg].astype(np.int16))
-        stack = np.stack(images)
-        held = (stack.max(axis=0) - stack.min(axis=0)).max(axis=-1) <= SAME_LEVEL
-        item, face = pieces[0]
-        where = getattr(getattr(item, "where", None), "at", None) or deck.where.at
-        kinds.append(Kind(deck.name, values, face.label, where,
-                          stack.mean(axis=0).round().astype(np.uint8), held))
-    return kinds
+        kind = kinds.get(values)
+        if kind is None:
+            kind = kinds[values] = (item, face, set(), [])
+        _, _, read, svgs = kind
+        if len(svgs) < FACES_PER_KIND and face.svg and face.svg not in read:
+            read.add(face.svg)  # copies share their drawing: each is looked at once
+            svg = face.svg.replace(face.stamp, "") if face.stamp else face.svg
+            if svg not in svgs:
+                svgs.append(svg)
+    return [Sample(deck.name, values, face.label,
+                   getattr(getattr(item, "where", None), "at", None) or deck.where.at,
+                   tuple(svgs)) for values, (item, face, _, svgs) in kinds.items() if svgs]
+
+
+def _kind(sample: Sample, group: Group, raster: Raster, drawn: dict[str, np.ndarray]) -> Kind:
+    """A kind's look: its faces rasterised (each distinct face once), where they agree."""
+    pixel_mm = min(PIXEL_MM, min(group.width_mm, group.height_mm) / SHORT_SIDE_PX)
+    width = max(1, round(group.width_mm / pixel_mm))
+    height = max(1, round(group.height_mm / pixel_mm))
+    images = []
+    for svg in sample.svgs:
+        if svg not in drawn:
+            drawn[svg] = _on_white(raster(svg, width, height))
+        images.append(drawn[svg].astype(np.int16))
+    stack = np.stack(images)
+    held = (stack.max(axis=0) - stack.min(axis=0)).max(axis=-1) <= SAME_LEVEL
+    return Kind(sample.deck, sample.values, sample.label, sample.where,
+                stack.mean(axis=0).round().astype(np.uint8), held)
 
 
 def _on_white(image: Any) -> np.ndarray:
@@ -139,14 +172,14 @@ def _on_white(image: Any) -> np.ndarray:
     return np.round((rgba[..., :3] * alpha + (1 - alpha)) * 255).astype(np.uint8)
 
 
-def _compared(kinds: list[Kind], size: Any) -> list[Finding]:
+def _compared(kinds: list[Kind], group: Group) -> list[Finding]:
     """The pairs of kinds differing in one field that a view loses, one finding per field and
     pair of values."""
     seen: dict[str, list[np.ndarray]] = {}
     for view in (vision.NORMAL, *vision.VIEWS):
         seen[view] = [vision.seen(kind.mean, view) for kind in kinds]
     height, width = kinds[0].mean.shape[:2] if kinds else (0, 0)
-    px_mm2 = (size.width_mm / max(width, 1)) * (size.height_mm / max(height, 1))
+    px_mm2 = (group.width_mm / max(width, 1)) * (group.height_mm / max(height, 1))
     least = MIN_AREA_MM2 / px_mm2 if px_mm2 else 1
     lost: dict[tuple, tuple[Kind, Kind, list[str]]] = {}
     compared: dict[tuple, int] = {}
@@ -194,4 +227,4 @@ def _listed(views: list[str]) -> str:
     return views[0] if len(views) == 1 else ", ".join(views[:-1]) + " and " + views[-1]
 
 
-__all__ = ["playability_findings", "RULE"]
+__all__ = ["playability_samples", "playability_findings", "RULE"]
