@@ -12,6 +12,8 @@ import pymupdf
 import pytest
 from PIL import Image
 
+from tinygame import manifest_head
+
 WIDTH_MM, HEIGHT_MM, BLEED_MM = 40.0, 56.0, 3.0
 ART_PX = (240, 336)  # 152 dpi at 40 x 56 mm
 DECK = """\
@@ -28,15 +30,7 @@ DECK = """\
       title: text
       art: image
 """
-GAME = """\
-title: Bleed
-designer: A. Designer
-year: 2026
-players: {min: 1, max: 2}
-licence:
-  name: CC BY 4.0
-  url: https://creativecommons.org/licenses/by/4.0/
-  attribution: "Bleed (c) 2026 A. Designer, CC BY 4.0"
+GAME = manifest_head("Bleed") + """\
 stamps: false
 decks:
 """ + "".join(DECK.format(name=mode, mode=mode) for mode in ("drawn", "extend", "mirror"))

@@ -12,16 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from pnp.render import vision
+from tinygame import manifest_head
 
-GAME = """\
-title: Suits
-designer: A. Designer
-year: 2026
-players: {min: 1, max: 2}
-licence:
-  name: CC BY 4.0
-  url: https://creativecommons.org/licenses/by/4.0/
-  attribution: "Suits (c) 2026 A. Designer, CC BY 4.0"
+GAME = manifest_head("Suits") + """\
 decks:
   cards:
     title: Cards
@@ -49,15 +42,7 @@ LETTER
 LETTER = ('<text x="20" y="16" text-anchor="middle" {{ font(\'bold\') }} font-size="7" '
           'fill="{{ fill }}">{{ card.suit[0] | upper }}</text>')
 
-TOKENS = """\
-title: Tokens
-designer: A. Designer
-year: 2026
-players: {min: 1, max: 2}
-licence:
-  name: CC BY 4.0
-  url: https://creativecommons.org/licenses/by/4.0/
-  attribution: "Tokens (c) 2026 A. Designer, CC BY 4.0"
+TOKENS = manifest_head("Tokens") + """\
 data:
   players:
     file: players.yaml
