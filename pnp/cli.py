@@ -34,6 +34,7 @@ COMMANDS = {"build": ("build", "cmd_build"), "plan": ("build", "cmd_plan"),
             "diff": ("report", "cmd_diff"), "proof": ("report", "cmd_proof"),
             "export": ("export", "cmd_export"), "new": ("tools", "cmd_new"),
             "calibrate": ("tools", "cmd_calibrate"), "cache": ("tools", "cmd_cache"),
+            "release": ("release", "cmd_release"),
             "lsp": ("pnp.lsp.server", "cmd_lsp")}  # a front end beside the commands
 
 class _Parser(argparse.ArgumentParser):
@@ -80,6 +81,19 @@ def _parser() -> argparse.ArgumentParser:
     _language_argument(plan)
     _lenient_argument(plan)
 
+    release = commands.add_parser(
+        "release", parents=[common], help="a game's whole print-and-play release, in one zip",
+        description="Check and build the kit on Letter and A4 (every sheet and the packed "
+                    "kit), the decks for a print-then-cut machine with their cut files, a "
+                    "few preview PNGs, the licence, a README and a manifest, into "
+                    "output/<game>/<game>-release.zip; the same content gives the same bytes "
+                    "(SOURCE_DATE_EPOCH sets the entries' time).")
+    release.add_argument("--out", type=Path, default=None,
+                         help="output folder (default: output/ in the project)")
+    release.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    release.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                         help="draw in N processes (default: the CPU count; 1: in this one)")
+
     check = commands.add_parser("check", parents=[common], help="report every content problem",
                                 description="Find every problem in the content, lay out and draw every sheet as "
                                             "a build would, and print each problem on one "
@@ -103,6 +117,10 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--card", metavar="NAME", help="only this card, by its title")
     proof.add_argument("--png", action="store_true", help="also write PNGs of the faces shown")
     proof.add_argument("--dpi", type=float, default=150, help="PNG resolution (default: 150)")
+    proof.add_argument("--simulate", choices=("greyscale", "protanopia", "deuteranopia",
+                                              "tritanopia"), default="",
+                       help="write VIEW.html: the gallery (and --png) seen in greyscale or "
+                            "with that colour-vision deficiency")
     proof.add_argument("--changed", action="store_true",
                        help="only cards whose faces changed since the last proof or build")
     proof.add_argument("--out", type=Path, default=None,

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-GAME = """\
-title: Tiny
-designer: A. Designer
-year: 2026
-players: {min: 1, max: 2}
-licence:
-  name: CC BY 4.0
-  url: https://creativecommons.org/licenses/by/4.0/
-  attribution: "Tiny (c) 2026 A. Designer, CC BY 4.0"
+
+def manifest_head(title: str) -> str:
+    """The lines a small test game's game.yaml opens with: its title, designer and licence."""
+    return (f"title: {title}\ndesigner: A. Designer\nyear: 2026\n"
+            "players: {min: 1, max: 2}\nlicence:\n  name: CC BY 4.0\n"
+            "  url: https://creativecommons.org/licenses/by/4.0/\n"
+            f'  attribution: "{title} (c) 2026 A. Designer, CC BY 4.0"\n')
+
+
+GAME = manifest_head("Tiny") + """\
 decks:
   cards:
     title: Tiny cards

@@ -47,6 +47,7 @@ class Deck(Component):
     safe_mm: float = 3  # text stays this far inside the trim
     stock: str = "card"  # card or paper: `pnp plan` packs the decks of one stock together
     corner_radius_mm: float = 0  # the trim's rounded corners: cutting machines cut them
+    bleed: str = "drawn"  # drawn by the template, or made from the face's edge (render.bleed)
     fronts: list[Face] = field(default_factory=list)
     backs: list[Face] = field(default_factory=list)
 

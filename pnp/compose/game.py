@@ -26,7 +26,7 @@ def make_sheets(game: Any) -> dict[str, Sheet]:
             back = None if deck.back.strip().lower() == "none" else deck.back
             sheets[name] = Deck(name, deck.title, component.data, component.size, deck.front,
                                 back, deck.shape, deck.where, deck.bleed_mm, deck.safe_mm,
-                                deck.stock, deck.corner_radius_mm)
+                                deck.stock, deck.corner_radius_mm, bleed=deck.bleed)
             if deck.tuck_box is not None:
                 box = deck.tuck_box
                 sheets[f"{name}_box"] = TuckBox(

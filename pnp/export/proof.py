@@ -14,8 +14,10 @@ shown as an empty frame carrying its finding.
 
 A manifest of face hashes (`proof/faces.json`) is kept beside the gallery; proof and build
 update it, and `--changed` shows only the cards with a face that differs from it. `--png` writes
-PNGs of the chosen faces with cairosvg and the bundled fonts. Every file goes through
-`output.Staging`, so a proof is replaced whole or not at all.
+PNGs of the chosen faces with cairosvg and the bundled fonts. `--simulate VIEW` (greyscale,
+protanopia, deuteranopia, tritanopia: pnp.render.vision) writes `VIEW.html` instead, the
+gallery seen that way (an SVG colour-matrix filter over every face), and its PNGs so too.
+Every file goes through `output.Staging`, so a proof is replaced whole or not at all.
 
 The page ends with a small script that does nothing when the page is opened as a file; served
 by `pnp watch --proof` (pnp.watch.liveserver), it reloads the page after every rebuild.
@@ -145,7 +147,7 @@ class ProofResult:
 
 def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Staging, *,
                 card: str | None = None, png: bool = False, changed: bool = False,
-                dpi: float = DEFAULT_DPI) -> ProofResult:
+                dpi: float = DEFAULT_DPI, simulate: str = "") -> ProofResult:
     """Stage the gallery (and PNGs) of one checked game, whatever its findings."""
     folder = proof_folder(checked, out_dir)
     cards = gallery_cards(checked)
@@ -157,9 +159,12 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
     shown = [c for c in chosen if c.changed] if changed else chosen
     written = []
     html = gallery_html(title, checked, shown, loose, total=len(cards), changed=changed,
-                        diff_page=(folder / "diff.html").is_file())
+                        diff_page=(folder / "diff.html").is_file(), simulate=simulate)
     # A selection (--card, --changed) has a page of its own: the full gallery stays whole.
     page = "card.html" if card else "changed.html" if changed else "index.html"
+    if simulate:  # and so does a gallery seen another way
+        page = page.replace("index", simulate) if page == "index.html" else \
+            page.replace(".html", f"-{simulate}.html")
     for destination, data in ((folder / page, html.encode("utf-8")),
                               *((folder / "fonts" / face.file, face.location.read_bytes())
                                 for face in proof_fonts(checked))):
@@ -182,6 +187,7 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
                 if not svg:
                     continue
                 stem, n = f"{each.sheet}-{slug(each.label)}-{side}", 1
+                stem += f"-{simulate}" if simulate else ""
                 name = f"{stem}.png"
                 while name in drawn and drawn[name] != svg:  # two items with one label
                     n += 1
@@ -190,9 +196,37 @@ def write_proof(checked: CheckedGame, title: str, out_dir: Path, staging: Stagin
                     continue
                 drawn[name] = svg
                 destination = folder / "png" / name
-                staging.write(destination, render_png(svg, dpi))
+                picture = render_png(svg, dpi)
+                staging.write(destination, simulated_png(picture, simulate) if simulate
+                              else picture)
                 written.append(destination)
     return ProofResult(written, len(shown), len(cards))
+
+
+def simulated_png(png: bytes, view: str) -> bytes:
+    """A PNG's pixels as seen in `view` (pnp.render.vision), its transparency kept."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from ..render.vision import simulate
+
+    image = Image.open(io.BytesIO(png)).convert("RGBA")
+    pixels = np.asarray(image, dtype=np.float64) / 255.0
+    seen = simulate(pixels[..., :3], view)
+    out = np.concatenate((seen, pixels[..., 3:]), axis=-1)
+    written = io.BytesIO()
+    Image.fromarray(np.round(out * 255).astype(np.uint8), "RGBA").save(written, "PNG")
+    return written.getvalue()
+
+
+def simulation_filter(view: str) -> str:
+    """An feColorMatrix's values for `view`: its matrix on linear RGB, alpha kept."""
+    from ..render.vision import linear_matrix
+
+    rows = [[*(f"{value:.6f}" for value in row), "0", "0"] for row in linear_matrix(view)]
+    return " ".join(" ".join(row) for row in rows) + " 0 0 0 1 0"
 
 
 def slug(text: str) -> str:
@@ -238,7 +272,7 @@ _PAGE_SOURCE = """\
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>{{ title }}: proof</title>
+<title>{{ title }}: proof{% if simulate %} ({{ simulate }}){% endif %}</title>
 <style>
 """ + PAGE_STYLE + """.sheet { margin: 0 0 2rem; } .sheet > h2 { border-bottom: 1px solid #999; }
 .cards { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
@@ -260,10 +294,15 @@ figcaption { font-size: .85rem; margin-top: .3rem; max-width: 130mm; }
 .findings { font-size: .8rem; margin: .3rem 0 0; padding-left: 1.1rem; max-width: 130mm; }
 .loose { background: #fff; padding: .5rem 1rem; border-left: 4px solid #c62828; }
 #only-findings:checked ~ main .card:not(.error):not(.warning) { display: none; }
+{% if simulate %}.face > svg { filter: url(#pnp-simulate); }{% endif %}
 </style>
 </head>
 <body>
-<h1>{{ title }}: proof</h1>
+{% if simulate %}<svg width="0" height="0" style="position:absolute" aria-hidden="true">
+<filter id="pnp-simulate" color-interpolation-filters="linearRGB">
+<feColorMatrix type="matrix" values="{{ matrix }}"/></filter></svg>
+{% endif %}
+<h1>{{ title }}: proof{% if simulate %}, seen in {{ simulate }}{% endif %}</h1>
 <p class="summary">{{ shown }} of {{ total }} card{{ "s" if total != 1 }} shown{% if changed %}
  (changed since the last proof or build){% endif %}; {{ errors }} error{{ "s" if errors != 1 }},
  {{ warnings }} warning{{ "s" if warnings != 1 }}.
@@ -349,7 +388,7 @@ def _page() -> jinja2.Template:
 
 
 def gallery_html(title: str, checked: CheckedGame, cards: list[Card], loose: list[Finding], *,
-                 total: int, changed: bool, diff_page: bool = False) -> str:
+                 total: int, changed: bool, diff_page: bool = False, simulate: str = "") -> str:
     sheets: dict[str, dict] = {}
     for n, card in enumerate(cards):
         sheet = sheets.setdefault(card.sheet, {"name": card.sheet, "title": card.sheet_title,
@@ -367,4 +406,5 @@ def gallery_html(title: str, checked: CheckedGame, cards: list[Card], loose: lis
     return _page().render(
         title=title, fonts=proof_fonts(checked), sheets=list(sheets.values()), loose=loose,
         shown=len(cards), total=total, changed=changed, diff_page=diff_page,
+        simulate=simulate, matrix=simulation_filter(simulate) if simulate else "",
         errors=sum(f.is_error for f in unique), warnings=sum(not f.is_error for f in unique))

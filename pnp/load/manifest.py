@@ -130,6 +130,7 @@ class DeckSpec:
     label: str = ""  # how findings and the proof name an item: 'card "{{ title }}"'
     shape: Literal["rect", "round"] = "rect"  # round pieces: templates and marks may use it
     bleed_mm: float = bounded(DEFAULT_BLEED_MM, min=0, max=10)  # drawing past the trim, for layouts with bleed
+    bleed: Literal["drawn", "extend", "mirror"] = "drawn"  # the template paints the bleed, or pnp extends or mirrors the face's edge into it
     safe_mm: float = bounded(3, min=0, max=20)  # how far text keeps inside the trim
     stock: Literal["card", "paper"] = "card"  # what `pnp plan` prints it on, with the like
     corner_radius_mm: float = bounded(0, min=0, max=20)  # rounded corners: cut files, the proof

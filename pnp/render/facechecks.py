@@ -103,6 +103,8 @@ class FaceChecks:
         piece or over its frame or other text. Once per template line and rule."""
         deck = context.get("deck")
         bleed = float(getattr(deck, "bleed_mm", 0) or 0) if deck is not None else 0.0
+        if getattr(deck, "bleed", "drawn") != "drawn":
+            bleed = 0.0  # pnp paints the bleed from the face's edge (pnp.render.bleed)
         edge = context.get("printable_mm")
         problems = self._safety.get((svg, edge))
         if problems is None:

@@ -29,6 +29,7 @@ import jinja2.meta
 from jinja2 import nodes
 from markupsafe import escape
 
+from .bleed import with_bleed
 from .environment import number
 from .renderer import Face, Renderer
 from ..units import PX_PER_MM, Size
@@ -150,6 +151,9 @@ def render_stamped(renderer: Renderer, template: str, item: Any, expect: Size,
             STAMP_PIECE_MM:
         owner = context.get("deck")
         svg = add_stamp(svg, shown, expect, round_piece=getattr(owner, "shape", "") == "round")
+    deck = context.get("deck")
+    if svg and getattr(deck, "bleed", "drawn") != "drawn":
+        svg = with_bleed(svg, deck.bleed_mm, deck.bleed)
     return dataclasses.replace(face, svg=svg, stamp=stamp)
 
 
