@@ -164,10 +164,21 @@ class Findings:
         return iter(self.items)
 
 
+PACKAGE = Path(__file__).resolve().parent  # pnp's own files: its templates, layouts, fonts
+
+
 def display_path(path: Path, root: Path) -> str:
-    """The path as the user should read it: relative to the project root when inside it, any
-    control character in it escaped (a folder's name is content too)."""
+    """The path as the user should read it: relative to the project root when inside it, by
+    its package path (pnp/data/templates/tuckbox.svg.j2) when it is one of pnp's own files,
+    wherever pnp is installed; any control character in it escaped (a folder's name is
+    content too)."""
     try:
-        return terminal_safe(path.resolve().relative_to(root.resolve()).as_posix())
-    except (ValueError, OSError, RuntimeError):  # outside the root, or a path that cannot be read
+        resolved = path.resolve()
+    except (OSError, RuntimeError):  # a path that cannot be read
         return terminal_safe(path.as_posix())
+    for base, prefix in ((root, ""), (PACKAGE, "pnp/")):
+        try:
+            return terminal_safe(prefix + resolved.relative_to(base.resolve()).as_posix())
+        except (ValueError, OSError, RuntimeError):  # outside this folder
+            continue
+    return terminal_safe(path.as_posix())

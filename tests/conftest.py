@@ -251,7 +251,7 @@ def run(capsys):
 
 
 MARK_MM = 5.0  # the length of a crop mark in the home layout, where the margin has room
-MARK_MIN_MM = 1.2  # a mark is cut short to keep off the paper's unprinted edge, to this at least
+MARK_MIN_MM = 1.0  # a mark is cut short to keep off the paper's unprinted edge, to this at least
 MARK_WIDTH_PT = 0.3  # the width of a home layout's crop mark
 
 

@@ -207,10 +207,10 @@ def squeeze(text: str) -> str:
 
 
 def tile_label(page, trim_top_mm: float) -> tuple[int, int]:
-    """The big 'row r / column c' label above the window (the instructions beside it mention
+    """The 'row r / column c' label above the window (9 pt, larger than the header beside it) (the instructions beside it mention
     neighbours in small type; the board drawing is inside the window)."""
     big = squeeze(" ".join(w["text"] for w in page.extract_words(extra_attrs=["size"])
-                           if w["size"] > 11 and w["bottom"] * MM_PER_PT < trim_top_mm))
+                           if w["size"] > 8.8 and w["bottom"] * MM_PER_PT < trim_top_mm))
     match = re.fullmatch(r"row(\d+)/column(\d+)", big)
     assert match, f"no tile label on page {page.page_number}: {big!r}"
     return int(match[1]), int(match[2])

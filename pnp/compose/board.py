@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..findings import Findings
-from ..layout.layouts import PRINTABLE_MM, PrintOptions
+from ..layout.furniture import fit_lines
+from ..layout.layouts import PrintOptions, printable_margin
 from ..layout.plans import PagePlan, Placement
 from ..layout.tiling import Tiling, fit_whole, tile_board
 from ..load.schema import Where
 from ..render.renderer import Face, Renderer
 from ..render.stamps import render_stamped
-from ..units import PAPERS, PRINTABLE_MARGIN_MM, Rect, Size
+from ..units import PAPERS, Rect, Size, pt_to_mm
 from .component import (Component, Drawn, Output, blank_svg, document_info, paper_label,
                         size_label)
 
@@ -22,6 +23,7 @@ TILE_TEMPLATE = "board-tile.svg.j2"  # a tiled board page's margins, cut lines a
 ASSEMBLY_TEMPLATE = "board-assembly.svg.j2"  # the map of the tiles, first page
 ASSEMBLY_MARGIN_MM = 15  # the assembly map's text starts this far in from the left edge
 ASSEMBLY_STEPS_MM = 95  # the width of the steps' column beside a tall board's thumbnail
+TICK_ROOM_MM = 2.8  # a board printed whole keeps its trim ticks (1.5 mm off, 1.2 mm) printable
 
 
 @dataclass
@@ -52,14 +54,17 @@ class Board(Component):
         whole = Rect(0, 0, *self.size)
         large = [PagePlan(self.size, whole, blank_svg(self.size), (Placement(0, 0, svg),))]
         info = renderer.info
-        fits = fit_whole(self.size, PAPERS[paper], PRINTABLE_MARGIN_MM[paper])
+        edge = printable_margin(paper, None, getattr(getattr(options, "printer", None),
+                                                     "printable_margin_mm", None))
+        fits = fit_whole(self.size, PAPERS[paper], edge + TICK_ROOM_MM)
         if fits:  # the paper holds the board inside what a printer prints: no tiles
             page, placed = fits
-            on_paper = [PagePlan(page, placed, trim_ticks(page, placed),
+            on_paper = [PagePlan(page, placed, trim_ticks(page, placed, edge_mm=edge),
                                  (Placement(placed.x_mm, placed.y_mm, svg),))]
             detail = f"whole on {paper_label(paper)}"
         else:
-            on_paper = self.plan_tiles(renderer, tile_board(self.size, PAPERS[paper]), paper)
+            on_paper = self.plan_tiles(renderer, tile_board(self.size, PAPERS[paper],
+                                                            edge_mm=edge), paper, edge)
             detail = f"tiled over {paper_label(paper)}"
         return [
             Output(f"{self.name}-large.pdf", large,
@@ -68,13 +73,15 @@ class Board(Component):
                    document_info(info, self.title, detail, "none")),
         ]
 
-    def plan_tiles(self, renderer: Renderer, tiling: Tiling, paper: str) -> list[PagePlan]:
+    def plan_tiles(self, renderer: Renderer, tiling: Tiling, paper: str, edge_mm: float
+                   ) -> list[PagePlan]:
         """The assembly map page, then one page per tile: a clipped window of the board
         between the page's margin furniture (under) and its cut lines and marks (over)."""
         svg = self.face.svg if self.face else ""
         page = Rect(0, 0, *tiling.paper)
         context = dict(board=self, tiling=tiling, paper_name=paper_label(paper),
-                       expect=tiling.paper, printable_mm=PRINTABLE_MM)
+                       expect=tiling.paper, printable_mm=edge_mm, fit=fit_lines,
+                       least_mm=pt_to_mm(6))
 
         def draw(template: str, layer: str, **extra) -> str:
             return renderer.render(template, None, layer=layer, **context, **extra).svg
@@ -119,12 +126,16 @@ def assembly_thumbnail(tiling: Tiling) -> Rect:
     return Rect(x_mm, header_mm, width, height)
 
 
-def trim_ticks(paper: Size, piece: Rect, offset_mm: float = 1.5, length_mm: float = 5) -> str:
+def trim_ticks(paper: Size, piece: Rect, offset_mm: float = 1.5, length_mm: float = 5,
+               edge_mm: float = 1) -> str:
     """A page-sized SVG with a tick on the extension of each of the piece's edges, in the
-    margin (shortened to the room there is): where to trim a piece printed whole."""
+    margin (shortened to the room there is inside the printable `edge_mm`): where to trim a
+    piece printed whole."""
     lines = []
-    room_x, room_y = piece.x_mm - offset_mm, piece.y_mm - offset_mm
-    reach_x, reach_y = min(length_mm, room_x - 1), min(length_mm, room_y - 1)
+    room_x = min(piece.x_mm, paper.width_mm - piece.right_mm) - offset_mm
+    room_y = min(piece.y_mm, paper.height_mm - piece.bottom_mm) - offset_mm
+    reach_x = min(length_mm, room_x - edge_mm - 0.1)
+    reach_y = min(length_mm, room_y - edge_mm - 0.1)
     for x in (piece.x_mm, piece.right_mm):
         if reach_y > 0.5:
             for y0, y1 in ((piece.y_mm - offset_mm, piece.y_mm - offset_mm - reach_y),

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..findings import Findings
 from ..layout.cutter import cut_dxf, cut_svg
 from ..layout.impose import SlotProblem, impose
-from ..layout.layouts import PrintOptions, SheetLayout
+from ..layout.layouts import PrintOptions, SheetLayout, printable_margin as margin_of
 from ..layout.plans import PagePlan, Placement, with_trim_outline
 from ..layout.printers import apply_printer
 from ..load.schema import Where
@@ -260,8 +260,7 @@ class _DeckPages:
             layout = replace(layout, duplex="none", backs="none")
         pages = deck_pages(deck.title, len(deck.items), deck.size, deck.bleed_mm,
                            deck.back is not None, paper, options, renderer.info)
-        edge = printable_margin(options)
-        edge = layout.printable_margin_mm if edge is None else edge
+        edge = margin_of(paper, layout, printable_margin(options))
         if layout.kind == "single":  # a page the size of the piece goes to a print shop
             edge = 0.0
         return cls(deck, paper, options, layout, pages,

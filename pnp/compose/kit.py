@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from ..findings import Findings
-from ..layout.furniture import text_width_mm
+from ..layout.furniture import fit_lines
 from ..layout.pack import KitDeck, KitSheet, kit_sheets
 from ..layout.layouts import PrintOptions
 from ..layout.plans import PagePlan, Placement
 from ..layout.printers import apply_printer
 from ..render.renderer import Renderer
-from ..units import PAPERS, Rect
+from ..units import PAPERS, Rect, pt_to_mm
 from .board import Board
 from .component import FURNITURE_TEMPLATE, Output, document_info, paper_label
 from .deck import Deck
@@ -223,13 +223,8 @@ def _plan_pages(name: str, sections: list[Section], count: int, renderer: Render
     columns = (0.1, 0.46, 0.44)  # shares of the width: sheet, on it, to cut
     fitted = []
     for stock, sheet, contents, cutting in rows:
-        cells = []
-        for text, share in zip((sheet, contents, cutting), columns):
-            room = width * share - 2
-            wide = text_width_mm(text, "body", PLAN_TEXT_MM)
-            cells.append((text, PLAN_TEXT_MM if wide <= room else
-                          round(PLAN_TEXT_MM * room / wide, 3)))
-        fitted.append(cells)
+        fitted.append([fit_lines(text, "body", PLAN_TEXT_MM, width * share - 2, pt_to_mm(6))
+                       for text, share in zip((sheet, contents, cutting), columns)])
     edge = {"long-edge": "long", "short-edge": "short"}.get(layout.duplex, "")
     notes = []
     for section in sections:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..findings import Findings
-from ..layout.layouts import PRINTABLE_MM, PrintOptions
+from ..layout.layouts import PrintOptions, printable_margin
 from ..layout.plans import PagePlan, Placement
 from ..load.schema import Where
 from ..render.renderer import Face, Renderer
@@ -41,7 +41,8 @@ class Page(Component):
                               paper=size, paper_name=paper_label(paper), number=number,
                               copies=self.copies, kit=kit_contents(self.kit, paper, options,
                                                                    renderer.info),
-                              duplex=layout.duplex, printable_mm=PRINTABLE_MM)
+                              duplex=layout.duplex,
+                              printable_mm=printable_margin(paper))
 
     def part(self, renderer: Renderer) -> Callable[[], Drawn] | None:
         if not renderer.exists(self.template, self.where.of("template")):

@@ -132,18 +132,20 @@ def dieline(card: Size, count: int, card_thickness_mm: float = 0.3, clearance_mm
 
 
 def fit_dieline(card: Size, count: int, paper: Size, margin_mm: float,
-                card_thickness_mm: float = 0.3, clearance_mm: float = 1
-                ) -> tuple[Size, Dieline] | None:
-    """The dieline centred on the paper, upright or on its side (the paper turned), or None
-    when it does not fit inside the margins."""
+                card_thickness_mm: float = 0.3, clearance_mm: float = 1,
+                above_mm: float = 0, below_mm: float = 0) -> tuple[Size, Dieline] | None:
+    """The dieline centred on the paper, upright or on its side (the paper turned), with
+    `above_mm` and `below_mm` of room for its text above and below it, or None when it does
+    not fit inside the margins."""
     flat = dieline(card, count, card_thickness_mm, clearance_mm)
     for page in (Size(min(paper), max(paper)), Size(max(paper), min(paper))):
         room = Rect(margin_mm, margin_mm, page.width_mm - 2 * margin_mm,
                     page.height_mm - 2 * margin_mm)
         b = flat.bounds
-        if b.width_mm <= room.width_mm + 1e-9 and b.height_mm <= room.height_mm + 1e-9:
+        tall = b.height_mm + above_mm + below_mm
+        if b.width_mm <= room.width_mm + 1e-9 and tall <= room.height_mm + 1e-9:
             x = (page.width_mm - b.width_mm) / 2
-            y = (page.height_mm - b.height_mm) / 2
+            y = (page.height_mm - tall) / 2 + above_mm
             return page, dieline(card, count, card_thickness_mm, clearance_mm, (x, y))
     return None
 

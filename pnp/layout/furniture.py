@@ -24,7 +24,7 @@ CLEAR_MM = 0.6  # and this far from pieces, marks and other furniture
 NOTE_PT = {"bold": 2.3, "body": 2.15}  # font sizes of the note lines, in mm (6 pt and more)
 SMALL_LINE_MM = 1.8  # the least size of the credit line and footer (5.1 pt)
 RULER_THICKNESS_MM = 5.0
-NOTE_THICKNESS_MM = 5.6
+NOTE_THICKNESS_MM = 5.5
 LINE_THICKNESS_MM = 2.8
 CREDIT_LENGTH_MM = 50  # the licence line shrinks to fit, down to a size still legible
 FOOTER_LENGTH_MM = 58
@@ -108,6 +108,27 @@ def text_width_mm(text: str, role: str, size_mm: float) -> float:
     from ..fonts import metrics
 
     return metrics(role).width_mm(text, mm_to_pt(size_mm))
+
+
+def fit_lines(text: str, role: str, size_mm: float, room_mm: float, least_mm: float
+              ) -> tuple[tuple[str, ...], float]:
+    """`text` set to fit `room_mm`: on one line at `size_mm` or smaller, never under
+    `least_mm`; where that is too small, broken between words into as few lines as fit at
+    `least_mm` (a word longer than the room stays whole). The lines and their size (mm)."""
+    width = text_width_mm(text, role, size_mm)
+    if width <= room_mm:
+        return (text,), size_mm
+    fitted = round(size_mm * room_mm / width, 3)
+    if fitted >= least_mm:
+        return (text,), fitted
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and text_width_mm(joined, role, least_mm) <= room_mm:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return tuple(lines), least_mm
 
 
 def furniture_lengths(texts: dict[str, str]) -> tuple[tuple[str, float], ...]:

@@ -21,8 +21,8 @@ from typing import Literal
 from ..units import Rect, Size, bounds
 from .cutter import cut_area, keep_out, registration_marks
 from .furniture import EDGE_MM, Furniture, furniture_lengths, place_furniture, sheet_notes
-from .layouts import SheetLayout, SlotSpec, paper_for
-from .marks import Line, crop_marks
+from .layouts import SheetLayout, SlotSpec, paper_for, printable_margin
+from .marks import Line, clear_of_marks, crop_marks
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,7 @@ def _impose(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_
         paper = max((Size(min(paper), max(paper)), Size(max(paper), min(paper))),
                     key=lambda p: len(_cells(item, p, layout)))
     bleed = min(bleed_mm, layout.gap_mm / 2) if layout.bleed else 0.0
-    edge = layout.printable_margin_mm if printable_mm is None else printable_mm
+    edge = printable_margin(paper_name, layout, printable_mm)
     outer = min(layout.outer_bleed_mm, bleed_mm) if not bleed else 0.0
     sizes = furniture_lengths(texts or {})
     notices: list[str] = []
@@ -325,14 +325,6 @@ def _clear_of_marks(item: Size, paper: Size, layout: SheetLayout, cols: int, row
 
 def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notices,
           layout_name, drop, memo, edge_mm=EDGE_MM, outer_mm=0.0, sizes=None) -> Page:
-    if outer_mm:
-        shown_key = ("shown", tuple(c.rect for c in cells))  # pages placed alike: once
-        if shown_key not in memo:
-            memo[shown_key] = outer_edges([c.rect for c in cells], outer_mm)
-        slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, outer_mm, shown)
-                      for c, shown in zip(cells, memo[shown_key]))
-    else:
-        slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, bleed_mm) for c in cells)
     if not cells:
         empty = Rect(paper.width_mm / 2, paper.height_mm / 2, 0, 0)
         return Page(side, number, paper, (), empty, (), {}, sheet_notes(layout, side, printer),
@@ -342,7 +334,8 @@ def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notic
     drawn = max(bleed_mm, outer_mm)  # how far past the trim the pieces' drawing reaches
     if key not in memo:
         trim = bounds(c.rect for c in cells)
-        marks = tuple(crop_marks([c.rect for c in cells], layout, drawn, paper, edge_mm))
+        marks = tuple(crop_marks([c.rect for c in cells], layout, drawn, paper, edge_mm,
+                                 drawn))
         folds = ()
         if layout.kind == "gutterfold":
             x = paper.width_mm / 2
@@ -353,6 +346,17 @@ def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notic
             marks + folds + _registration_lines(paper, layout), notes, edge_mm, sizes) or {})
         memo[key] = trim, marks, folds, furniture
     trim, marks, folds, furniture = memo[key]
+    shown_key = ("shown", tuple(c.rect for c in cells))  # pages placed alike: once
+    if shown_key not in memo:  # the bleed gives way to the marks and the printable margin
+        drawings = outer_edges([c.rect for c in cells], outer_mm) if outer_mm else \
+            [c.rect.grown(bleed_mm) for c in cells]
+        printable = Rect(edge_mm, edge_mm, paper.width_mm - 2 * edge_mm,
+                         paper.height_mm - 2 * edge_mm)
+        memo[shown_key] = [clear_of_marks(d, c.rect, marks, printable)
+                           for c, d in zip(cells, drawings)]
+    slots = tuple(Slot(start + c.pair, c.rect, c.face, c.rotate, max(outer_mm, bleed_mm),
+                       shown if outer_mm or shown != c.rect.grown(bleed_mm) else None)
+                  for c, shown in zip(cells, memo[shown_key]))
     bleed = trim.grown(bleed_mm) if bleed_mm else None
     # The machine reads its marks on the side it cuts from: the fronts.
     registration = tuple(registration_marks(paper, layout.registration)) \
@@ -364,8 +368,8 @@ def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notic
 def _furniture_for(cells, paper, layout, side, bleed_mm, printer, edge_mm=EDGE_MM,
                    outer_mm=0.0, sizes=None):
     drawn = max(bleed_mm, outer_mm)
-    marks = tuple(crop_marks([c.rect for c in cells], layout, drawn, paper, edge_mm)) + \
-        _registration_lines(paper, layout)
+    marks = tuple(crop_marks([c.rect for c in cells], layout, drawn, paper, edge_mm,
+                             drawn)) + _registration_lines(paper, layout)
     return place_furniture(paper, [c.rect.grown(drawn) for c in cells], marks,
                            sheet_notes(layout, side, printer), edge_mm, sizes)
 

@@ -18,10 +18,10 @@ from .. import reads
 from ..findings import Findings
 from ..load.content import load_document
 from ..load.schema import INVALID, Where, bounded, located, validate
-from ..units import MAX_PIECE_MM, PAPERS, Size
+from ..units import MAX_PIECE_MM, PAPERS, PRINTABLE_MARGIN_MM, Size
 from .cutter import Registration
 
-PRINTABLE_MM = 5.0  # what most home printers leave unprinted at each edge (a layout may say less)
+PRINTABLE_MM = 5.0  # what most home printers leave unprinted on a paper pnp knows no margin of
 UNIVERSAL = Size(210, 279.4)  # the area A4 and US Letter share: a page that prints on both
 
 
@@ -68,8 +68,9 @@ class SheetLayout:
     slots: tuple[SlotSpec, ...] = ()  # kind slots: every place on the sheet, in order
     registration: Registration | None = None  # print-then-cut marks and cut files (cutter.py)
     # Nothing is drawn closer than this to the paper's edge (marks, ruler, notes, footer);
-    # 0 for a page the size of the piece. A printer profile may say its printer does better.
-    printable_margin_mm: float = PRINTABLE_MM
+    # None: the paper's own (`printable_margin`). A printer profile may say its printer does
+    # better.
+    printable_margin_mm: float | None = bounded(None, min=0, max=50)
     # Butted pieces: the outer edges of the outer pieces drawn this far into the margin, so
     # a cut or a duplex shift that misses the outer line shows colour, not white.
     outer_bleed_mm: float = 0
@@ -104,6 +105,24 @@ def paper_for(paper_name: str, layout: SheetLayout, item: Size, bleed_mm: float 
     if name == "piece":
         return Size(item.width_mm + 2 * bleed_mm, item.height_mm + 2 * bleed_mm)
     return PAPERS[name]
+
+
+def printable_margin(paper_name: str, layout: SheetLayout | None = None,
+                     printer_mm: float | None = None) -> float:
+    """How close to the paper's edge anything may be drawn: the printer profile's margin
+    (`printer_mm`), else the layout's, else the paper's own (a quarter inch on the US papers,
+    5 mm on ISO; on a universal page the larger of A4's and Letter's, as it prints on both;
+    0 on a page the size of the piece)."""
+    if printer_mm is not None:
+        return printer_mm
+    if layout is not None and layout.printable_margin_mm is not None:
+        return layout.printable_margin_mm
+    name = (layout.paper if layout is not None else "") or paper_name
+    if name == "piece":
+        return 0.0
+    if name == "universal":
+        return max(PRINTABLE_MARGIN_MM["letter"], PRINTABLE_MARGIN_MM["a4"])
+    return PRINTABLE_MARGIN_MM.get(name, PRINTABLE_MM)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from ..units import Rect, Size, bounds
 if TYPE_CHECKING:
     from .layouts import SheetLayout
 
-MIN_TICK_MM = 1.2  # a crop mark shortened to keep off the unprinted edge is never shorter
+MIN_TICK_MM = 1.2  # a crop mark shortened to keep off the unprinted edge starts nearer the
+LEAST_TICK_MM = 1.0  # pieces to keep this length, and is left off when it cannot keep this
 MARK_CLEAR_MM = 0.1  # a mark's ends stay this much further in: its stroke's half width
 MIN_OFFSET_MM = 0.25  # and may start this close to the pieces' drawing to keep that length
 
@@ -43,15 +44,19 @@ def cut_lines(cells: list[Rect]) -> tuple[list[float], list[float]]:
 
 
 def crop_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float = 0,
-               paper: Size | None = None, edge_mm: float = 0) -> list[Line]:
+               paper: Size | None = None, edge_mm: float = 0, yielding_mm: float = 0
+               ) -> list[Line]:
     """Marks on the extension of the cut lines of the pieces on this page, outside them.
 
     Only the pieces present count, so a part-filled sheet has no marks beside its empty rows.
     Ticks start `offset_mm` beyond the pieces' bleed and run `length_mm` outwards, so a slightly
     misaligned cut never leaves a visible mark on a piece; `lines` run across the whole sheet
     (the pieces are drawn over them); inner ticks mark each corner in the gaps between pieces.
-    On `paper`, no mark comes closer than `edge_mm` to its edge: a tick is shortened (to
-    MIN_TICK_MM at the least), a line stops there.
+    On `paper`, no mark comes closer than `edge_mm` to its edge (the printable margin): a tick
+    is shortened, and where that leaves it under MIN_TICK_MM it starts nearer the pieces, up
+    to MIN_OFFSET_MM from the drawing, or from the trim across `yielding_mm` of drawing that
+    gives way to it (the outer bleed of butted pieces: `clear_of_marks`); a tick that still
+    has no room is left off, a line stops there.
     """
     marks_spec = layout.marks
     if marks_spec.style == "none" or not cells:
@@ -59,25 +64,58 @@ def crop_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float = 0,
     marks = _crop_marks(cells, layout, bleed_mm)
     if paper is None or not edge_mm:
         return marks
-    room = max(marks_spec.offset_mm - MIN_OFFSET_MM, 0)
-    return [_kept_off_edge(m, paper, edge_mm, room if marks_spec.style == "ticks" else 0)
+    room = max(marks_spec.offset_mm - MIN_OFFSET_MM, 0) + yielding_mm
+    kept = [_kept_off_edge(m, paper, edge_mm, room if marks_spec.style == "ticks" else 0)
             for m in marks]
+    return [m for m in kept if m is not None]
 
 
-def _kept_off_edge(mark: Line, paper: Size, edge_mm: float, closer_mm: float = 0) -> Line:
+def clear_of_marks(shown: Rect, trim: Rect, marks: tuple[Line, ...] | list[Line],
+                   printable: Rect | None = None) -> Rect:
+    """What of a piece's drawing shows (`shown`, its trim and bleed), cut back on each side,
+    never inside the trim, so that it stays inside the `printable` area and no crop mark lies
+    under it: the pieces are drawn over the marks, and a tick that needed the outer bleed's
+    room would not print."""
+    left, top, right, bottom = shown.x_mm, shown.y_mm, shown.right_mm, shown.bottom_mm
+    if printable is not None:
+        left = min(max(left, printable.x_mm), trim.x_mm)
+        top = min(max(top, printable.y_mm), trim.y_mm)
+        right = max(min(right, printable.right_mm), trim.right_mm)
+        bottom = max(min(bottom, printable.bottom_mm), trim.bottom_mm)
+    for mark in marks:
+        box = mark.box(MARK_CLEAR_MM)
+        if not box.overlaps(Rect(left, top, right - left, bottom - top)):
+            continue
+        if box.bottom_mm <= trim.y_mm + 1e-9:
+            top = min(max(top, box.bottom_mm), trim.y_mm)
+        elif box.y_mm >= trim.bottom_mm - 1e-9:
+            bottom = max(min(bottom, box.y_mm), trim.bottom_mm)
+        elif box.right_mm <= trim.x_mm + 1e-9:
+            left = min(max(left, box.right_mm), trim.x_mm)
+        elif box.x_mm >= trim.right_mm - 1e-9:
+            right = max(min(right, box.x_mm), trim.right_mm)
+    return Rect(left, top, right - left, bottom - top)
+
+
+def _kept_off_edge(mark: Line, paper: Size, edge_mm: float, closer_mm: float = 0
+                   ) -> Line | None:
     """A mark with both ends kept `edge_mm` inside the paper; a tick (drawn from its near
-    end outwards) stays at least MIN_TICK_MM long, starting up to `closer_mm` nearer the
-    pieces to keep that length."""
+    end outwards) shortened under MIN_TICK_MM starts up to `closer_mm` nearer the pieces to
+    keep that length, and is left off (None) when it is then still shorter than
+    LEAST_TICK_MM."""
     vertical = mark.x1_mm == mark.x2_mm
     a, b = (mark.y1_mm, mark.y2_mm) if vertical else (mark.x1_mm, mark.x2_mm)
     edge_mm += MARK_CLEAR_MM
     high = (paper.height_mm if vertical else paper.width_mm) - edge_mm
     new_a, new_b = min(max(a, edge_mm), high), min(max(b, edge_mm), high)
-    if abs(new_b - new_a) < MIN_TICK_MM:
-        outwards = math.copysign(1, b - a)
-        new_a = new_a - outwards * min(closer_mm, MIN_TICK_MM - abs(new_b - new_a))
-        if abs(new_b - new_a) < MIN_TICK_MM:
-            new_b = new_a + outwards * MIN_TICK_MM
+    if closer_mm and abs(new_b - new_a) < MIN_TICK_MM - 1e-9:
+        inwards = -math.copysign(1, b - a)  # from the tick's far end towards the pieces
+        nearest = a + inwards * closer_mm  # as near the pieces as it may start
+        want = new_b + inwards * MIN_TICK_MM
+        new_a = min(want, nearest) if inwards > 0 else max(want, nearest)
+        new_a = min(max(new_a, edge_mm), high)
+        if abs(new_b - new_a) < LEAST_TICK_MM - 1e-9:
+            return None
     if vertical:
         return Line(mark.x1_mm, new_a, mark.x2_mm, new_b)
     return Line(new_a, mark.y1_mm, new_b, mark.y2_mm)

@@ -144,8 +144,8 @@ def calibration_back(paper: Size, duplex: str) -> str:
             if long:
                 label = f"{v:+d}" if v else "0"
                 ticks.append(f'<text x="{bx + v}" y="{by + 8}" text-anchor="middle" {_FONT} '
-                             f'font-size="1.8" stroke="none">{label}</text>')
-                ticks.append(f'<text x="{bx + 6.2}" y="{by + v + 0.6}" {_FONT} font-size="1.8" '
+                             f'font-size="2.2" stroke="none">{label}</text>')
+                ticks.append(f'<text x="{bx + 6.2}" y="{by + v + 0.6}" {_FONT} font-size="2.2" '
                              f'stroke="none">{label}</text>')
         parts.append(f'<g stroke="#000000" stroke-width="0.12" data-point="{name}">'
                      f'{"".join(ticks)}</g>'

@@ -95,21 +95,34 @@ def split(length_mm: float, usable_mm: float, overlap_mm: float) -> list[tuple[f
     return [(i * (size - overlap_mm), size) for i in range(count)]
 
 
-def tile_board(board: Size, paper: Size, spec: TileSpec = TileSpec()) -> Tiling:
-    """Tile the board over the paper, portrait or landscape, whichever needs fewer pages."""
+# Room each page's own furniture (board-tile.svg.j2) takes beyond the window, inside the
+# printable margin: the shortest corner mark at the sides (1.5 mm off, 1.2 mm long), the
+# labels above, a line of notes below (more where the page has room).
+SIDE_MM, ABOVE_MM, BELOW_MM = 2.8, 5.5, 4.6
+
+
+def tile_board(board: Size, paper: Size, spec: TileSpec = TileSpec(), edge_mm: float = 0
+               ) -> Tiling:
+    """Tile the board over the paper, portrait or landscape, whichever needs fewer pages;
+    each page's window and its furniture inside `edge_mm` (the printable margin)."""
     portrait = Size(min(paper), max(paper))
-    options = [_tile_on(board, portrait, spec), _tile_on(board, portrait.landscape, spec)]
+    options = [_tile_on(board, portrait, spec, edge_mm),
+               _tile_on(board, portrait.landscape, spec, edge_mm)]
     return min(options, key=lambda t: len(t.tiles))  # portrait on a tie
 
 
-def _tile_on(board: Size, paper: Size, spec: TileSpec) -> Tiling:
-    usable_w = paper.width_mm - 2 * spec.min_margin_mm
-    usable_h = paper.height_mm - 2 * spec.min_margin_mm
+def _tile_on(board: Size, paper: Size, spec: TileSpec, edge_mm: float = 0) -> Tiling:
+    side = max(spec.min_margin_mm, edge_mm + SIDE_MM)
+    top = max(spec.min_margin_mm, edge_mm + ABOVE_MM)
+    bottom = max(spec.min_margin_mm, edge_mm + BELOW_MM)
+    usable_w = paper.width_mm - 2 * side
+    usable_h = paper.height_mm - top - bottom
     columns = split(board.width_mm, usable_w, spec.overlap_mm)
     rows = split(board.height_mm, usable_h, spec.overlap_mm)
     window_w, window_h = columns[0][1], rows[0][1]
     page_x = (paper.width_mm - window_w) / 2
-    page_y = (paper.height_mm - window_h) / 2
+    page_y = min(max((paper.height_mm - window_h) / 2, top),
+                 paper.height_mm - bottom - window_h)  # centred where that leaves room
     tiles = []
     for r, (y, h) in enumerate(rows, start=1):
         for c, (x, w) in enumerate(columns, start=1):

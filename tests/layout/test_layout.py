@@ -54,7 +54,7 @@ def test_backs_mirror_the_columns_for_a_long_edge_flip():
 
 
 def test_crop_marks_stand_on_every_cut_line_outside_the_grid():
-    front = impose(9, POKER, "letter", HOME)[0]
+    front = impose(9, POKER, "letter", HOME, bleed_mm=3)[0]
     trim = front.trim
     vertical = [m for m in front.marks if m.x1_mm == m.x2_mm]
     horizontal = [m for m in front.marks if m.y1_mm == m.y2_mm]
@@ -63,9 +63,13 @@ def test_crop_marks_stand_on_every_cut_line_outside_the_grid():
     for m in vertical:
         assert max(m.y1_mm, m.y2_mm) <= trim.y_mm or min(m.y1_mm, m.y2_mm) >= trim.bottom_mm
         # As long as the layout says, or cut short (Letter's 7.7 mm top margin) so that it
-        # stays off the 5 mm a home printer leaves blank.
-        assert 1.2 - 1e-6 <= abs(m.y2_mm - m.y1_mm) <= HOME.marks.length_mm + 1e-6
-        assert min(m.y1_mm, m.y2_mm) >= 5 and max(m.y1_mm, m.y2_mm) <= front.paper.height_mm - 5
+        # stays off the quarter inch a US printer leaves blank, and at least 1 mm long.
+        assert 1.0 - 1e-6 <= abs(m.y2_mm - m.y1_mm) <= HOME.marks.length_mm + 1e-6
+        assert min(m.y1_mm, m.y2_mm) >= 6.35 and \
+            max(m.y1_mm, m.y2_mm) <= front.paper.height_mm - 6.35
+        # The pieces are drawn over the marks: their outer bleed gives way to a tick.
+        assert not any(m.box().overlaps(slot.shown) for slot in front.slots)
+        assert all(slot.shown.inside(slot.rect.grown(1)) for slot in front.slots)
     for m in horizontal:
         assert max(m.x1_mm, m.x2_mm) <= trim.x_mm or min(m.x1_mm, m.x2_mm) >= trim.right_mm
 

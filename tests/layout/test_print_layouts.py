@@ -87,9 +87,9 @@ def test_backs_at_the_end_come_after_every_front(marked, run):
 
 
 def test_gutter_layout_has_the_declared_pieces_gap_bleed_and_trim(project, run):
-    """With a 6 mm gutter the marks stand on both edges of every piece (63 mm apart, then the
-    gap); the BleedBox is the TrimBox grown by the bleed (3 mm: half the gap caps the deck's
-    1/8 inch)."""
+    """With a 5.5 mm gutter the marks stand on both edges of every piece (63 mm apart, then
+    the gap); the BleedBox is the TrimBox grown by the bleed (2.75 mm: half the gap caps the
+    deck's 1/8 inch)."""
     pdf_path = build(run, project, "--layout", "home-gutter")
     boxes = page_boxes(pdf_path)
     height = PAPERS["letter"].height_mm
@@ -97,12 +97,12 @@ def test_gutter_layout_has_the_declared_pieces_gap_bleed_and_trim(project, run):
         page = pdf.pages[0]
         xs, ys, _ = crop_marks(page)
     steps = [round(b - a, 1) for a, b in zip(xs, xs[1:])]
-    assert steps == [63.0, 6.0, 63.0, 6.0, 63.0]
-    assert [round(b - a, 1) for a, b in zip(ys, ys[1:])] == [88.0, 6.0, 88.0]
+    assert steps == [63.0, 5.5, 63.0, 5.5, 63.0]
+    assert [round(b - a, 1) for a, b in zip(ys, ys[1:])] == [88.0, 5.5, 88.0]
     left, top, right, bottom = top_down(boxes[0]["TrimBox"], height)
     assert (left, top, right, bottom) == pytest.approx((xs[0], ys[0], xs[-1], ys[-1]), abs=0.02)
     bleed = top_down(boxes[0]["BleedBox"], height)
-    assert bleed == pytest.approx((left - 3, top - 3, right + 3, bottom + 3), abs=0.02)
+    assert bleed == pytest.approx((left - 2.75, top - 2.75, right + 2.75, bottom + 2.75), abs=0.02)
 
 
 def test_print_shop_pages_are_one_face_with_its_bleed_back_first(project, run):
