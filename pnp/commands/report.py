@@ -138,7 +138,7 @@ def cmd_proof(args) -> int:
         results = [write_proof(checked, checked.info.title if checked.info else checked.name,
                                out_dir, staging, card=args.card, png=args.png,
                                changed=args.changed, dpi=args.dpi,
-                               simulate=args.simulate)
+                               simulate=getattr(args, "simulate", ""))
                    for checked in checked_games]
     for checked, result in zip(checked_games, results):
         for path in result.written:
