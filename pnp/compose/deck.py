@@ -173,7 +173,8 @@ class Deck(Component):
         if layout.registration is not None:  # a cut file for each fronts page, in its frame
             extras = tuple(
                 (f"{name.removesuffix('.pdf')}-cut-{page.number:02d}.{kind}", write(
-                    page.paper, [slot.rect for slot in page.slots], self.corner_radius_mm))
+                    page.paper, [slot.rect for slot in page.slots], self.corner_radius_mm,
+                    self.shape))
                 for page in pages if page.side == "front"
                 for kind, write in (("svg", cut_svg), ("dxf", cut_dxf)))
         return [Output(name, apply_printer(plans, options.printer), document, extras)]
