@@ -196,7 +196,7 @@ def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -
 def cmd_plan(args) -> int:
     project = Project(args.root)
     names, findings = game_names(project, args)
-    args.plan = True
+    args.plan = "mix" if getattr(args, "mix", False) else True
     with Drawing(args.jobs or default_jobs(), **DRAWING) as drawing:
         checked_games, found = check_with(project, names, args)
         findings.extend(found)

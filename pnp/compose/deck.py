@@ -13,6 +13,7 @@ from typing import Any, Callable
 from ..findings import Findings
 from ..layout.cutter import cut_dxf, cut_svg
 from ..layout.impose import SlotProblem, impose
+from ..layout.pack import laid_in, shuffled
 from ..layout.layouts import PrintOptions, SheetLayout
 from ..layout.plans import PagePlan, Placement, with_trim_outline
 from ..layout.printers import apply_printer
@@ -201,6 +202,24 @@ class Deck(Component):
                              "printable_margin_mm if the printer prints closer")
                     return
 
+    def hides(self, renderer: Renderer) -> bool:
+        """Whether the deck holds hidden information: one side is the same drawing for every
+        piece (a shared back; Crunch's Trust fronts) and the other is drawn from each piece.
+        Such a deck is laid in a seeded shuffle (`laid_order`), never in its data's order,
+        and in the kit only its own pieces touch it."""
+        if self.back is None or len(self.items) < 2:
+            return False
+        # (a template that cannot be read counts as one that reads the piece)
+        return reads_item(renderer, self.front) != reads_item(renderer, self.back)
+
+    def laid_order(self, renderer: Renderer) -> tuple[int, ...]:
+        """The order the deck's pieces are laid on sheets: a shuffle seeded by the game's
+        and the deck's names for a deck that hides information, () (as they come) else."""
+        if not self.hides(renderer):
+            return ()
+        game = renderer.info.title if renderer.info else ""
+        return shuffled(len(self.items), f"{game}/{self.name}")
+
     def furniture_texts(self, info: Any, layout_name: str) -> dict[str, str]:
         return furniture_texts(self.title, len(self.items), info, layout_name)
 
@@ -247,6 +266,8 @@ class _DeckPages:
             layout = replace(layout, duplex="none", backs="none")
         pages = deck_pages(deck.title, len(deck.items), deck.size, deck.bleed_mm,
                            deck.back is not None, paper, options, renderer.info)
+        if layout.kind != "single":  # a page per face is cut alone: no sheet to give away
+            pages = laid_in(pages, deck.laid_order(renderer))
         edge = printable_margin(options)
         edge = layout.printable_margin_mm if edge is None else edge
         if layout.kind == "single":  # a page the size of the piece goes to a print shop
