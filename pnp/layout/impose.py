@@ -203,7 +203,7 @@ def _impose(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_
     while full is None:  # the margins are too narrow for the furniture: give up a row
         trimmed += 1
         cells = _cells(item, paper, layout, trim_rows=trimmed)
-        if not cells or layout.paper == "universal" and \
+        if not cells or layout.paper == "universal" and layout.kind == "grid" and \
                 math.ceil(count / len({c.pair for c in cells})) > math.ceil(count / per_sheet):
             # A page for both papers holds what both hold: the furniture goes, not sheets.
             cells, leave_off = full_cells, True

@@ -138,6 +138,10 @@ def test_furniture_fits_on_the_paper_for_every_piece_size(name, paper):
     layout = builtin_layouts()[name]
     for piece in PIECES:
         pages = impose(400, piece, paper, layout, bleed_mm=3)
+        if name == "universal" and not pages[0].furniture:
+            # a page for both papers keeps the pieces both hold and leaves the furniture off
+            assert "they are left off" in pages[0].notices[0], piece
+            continue
         for page in pages[:2] + pages[-2:]:  # full sheets are all alike; then the last one
             assert set(page.furniture) == {"ruler", "note", "footer", "credit"}, (piece, name)
             w, h = page.paper
