@@ -213,3 +213,18 @@ def test_imposition_is_kept_per_set_of_arguments_and_handed_out_as_a_new_list():
     placed = replace(HOME, kind="slots", slots=slots)
     assert [len(page.slots) for page in impose(3, POKER, "letter", placed)
             if page.side == "front"] == [2, 1]
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_gutterfold_fills_both_halves_with_pieces_without_backs(paper):
+    """Nothing is folded behind a piece without a back: its fronts fill both halves, about as
+    many a sheet as at home (Boomtown's 189 bills of 63 x 29 mm)."""
+    layouts = builtin_layouts()
+    bill = Size(63, 29)
+    fold = impose(189, bill, paper, layouts["gutterfold"], with_backs=False)
+    home = impose(189, bill, paper, layouts["home"], with_backs=False)
+    assert len(fold) <= len(home)
+    assert [s.index for p in fold for s in p.slots] == list(range(189))
+    assert all(s.face == "front" for p in fold for s in p.slots)
+    width = fold[0].paper.width_mm
+    assert any(s.rect.x_mm > width / 2 for s in fold[0].slots)  # the right half holds fronts
