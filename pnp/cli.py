@@ -78,6 +78,9 @@ def _parser() -> argparse.ArgumentParser:
                     "the fewest sheets and write output/<game>/<game>-kit-<paper>.pdf, opening "
                     "with a plan page; print the sheets per stock, the cuts and the ink.")
     _writing_arguments(plan)
+    plan.add_argument("--mix", action="store_true",
+                      help="pack decks the kit keeps apart (one template's variants, e.g. a "
+                           "colour each) on shared sheets")
     _language_argument(plan)
     _lenient_argument(plan)
 

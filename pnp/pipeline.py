@@ -201,7 +201,7 @@ def check_game(project: Project, name: str, paper: str = DEFAULT_PAPER,
     findings.extend(check_playability(sheets, remember))
     if plan and not findings.errors:
         checked.kit = plan_kit(name, sheets, checked.outputs, renderer, paper, options,
-                               findings)
+                               findings, mix=plan == "mix")
         findings.extend(renderer.take_findings()[0])
     if game.language:
         checked.outputs = {sheet: [in_language(output, sheet, game.language) for output in made]

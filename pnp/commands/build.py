@@ -6,6 +6,8 @@ findings are on the screen while its PDFs are drawn."""
 from __future__ import annotations
 
 import argparse
+import glob
+import re
 import sys
 import time
 from functools import partial
@@ -86,6 +88,7 @@ def _build(project: Project, args, names: list[str], findings: Findings,
                                       cache=args.cache, progress=progress.update,
                                       meanwhile=partial(record_game, checked))
         records.stage()
+        cut_files = _changed_cut_files(plan, out_dir)
         reprints = _write_reprints(plan, baselines, out_dir, staging, args.paper)
         with Progress("pnp build: the kit") as progress:
             kits = _write_kits([c for c, _ in plan], out_dir, staging, drawing,
@@ -94,12 +97,13 @@ def _build(project: Project, args, names: list[str], findings: Findings,
         stale = out_dir / checked.name / f"reprint-{args.paper}.pdf"
         if checked.name in baselines and stale not in reprints:
             stale.unlink(missing_ok=True)
+    _remove_stale_cut_files(plan, out_dir)
     elapsed = time.perf_counter() - checking  # the whole command: its check and its PDFs
     total = sum(len(checked.outputs.get(sheet.name, [])) for checked, decks in plan
                 for sheet in decks)
     unchanged = total - len(written)
     written += reprints
-    for path in written:
+    for path in written + cut_files:
         print(f"wrote {display_path(path, Path.cwd())}")
     _print_kits(kits)
     print(f"pnp build: {len(written)} PDF{'s' * (len(written) != 1)} in "
@@ -110,6 +114,48 @@ def _build(project: Project, args, names: list[str], findings: Findings,
         answers.keep(EXIT_OK, out_dir, again=f"pnp build: 0 PDFs in {answers.elapsed_again()}"
                      + (f"; {total} unchanged" if total else "") if written else None)
     return EXIT_OK
+
+CUT_FILE = re.compile(r"-cut-\d+\.(?:svg|dxf)$")
+
+
+def _cut_files(checked, decks) -> dict[Path, str]:
+    """The cut files this build writes for the chosen sheets (numbered per sheet of a
+    cutting machine's layout), by path, with their text."""
+    return {Path(checked.name) / extra: text for sheet in decks
+            for output in checked.outputs.get(sheet.name, [])
+            for extra, text in output.extras if CUT_FILE.search(extra)}
+
+
+def _changed_cut_files(plan, out_dir: Path) -> list[Path]:
+    """The cut files whose text differs from what is on disk (new ones too): those `pnp
+    build` names as written. (It writes them all; an unchanged one is not news.)"""
+    changed = []
+    for checked, decks in plan:
+        for name, text in _cut_files(checked, decks).items():
+            path = out_dir / name
+            try:
+                same = path.read_text(encoding="utf-8") == text
+            except (OSError, UnicodeDecodeError):
+                same = False
+            if not same:
+                changed.append(path)
+    return changed
+
+
+def _remove_stale_cut_files(plan, out_dir: Path) -> None:
+    """Remove the cut files an earlier build of the same PDFs made and this one did not (a
+    deck that shrank needs fewer sheets): `<pdf name>-cut-NN.svg` and `.dxf`."""
+    for checked, decks in plan:
+        kept = {out_dir / name for name in _cut_files(checked, decks)}
+        folder = out_dir / checked.name
+        for sheet in decks:
+            for output in checked.outputs.get(sheet.name, []):
+                stem = output.file_name.removesuffix(".pdf")
+                for path in folder.glob(f"{glob.escape(stem)}-cut-*"):
+                    if CUT_FILE.search(path.name) and path.name[len(stem):].count("-") == 2 \
+                            and path not in kept:
+                        path.unlink(missing_ok=True)
+
 
 def _reprint_baselines(project: Project, plan, out_dir: Path, args) -> dict:
     """What each game's reprint compares with; a game with nothing to compare with is told
@@ -152,7 +198,7 @@ def _write_reprints(plan, baselines: dict, out_dir: Path, staging, paper: str) -
 def cmd_plan(args) -> int:
     project = Project(args.root)
     names, findings = game_names(project, args)
-    args.plan = True
+    args.plan = "mix" if getattr(args, "mix", False) else True
     with Drawing(args.jobs or default_jobs(), **DRAWING) as drawing:
         checked_games, found = check_with(project, names, args)
         findings.extend(found)

@@ -13,6 +13,7 @@ from typing import Any, Callable
 from ..findings import Findings
 from ..layout.cutter import cut_dxf, cut_svg
 from ..layout.impose import SlotProblem, impose
+from ..layout.pack import laid_in, shuffled
 from ..layout.layouts import PrintOptions, SheetLayout, printable_margin as margin_of
 from ..layout.plans import PagePlan, Placement, with_trim_outline
 from ..layout.printers import apply_printer
@@ -187,7 +188,8 @@ class Deck(Component):
         if layout.registration is not None:  # a cut file for each fronts page, in its frame
             extras = tuple(
                 (f"{name.removesuffix('.pdf')}-cut-{page.number:02d}.{kind}", write(
-                    page.paper, [slot.rect for slot in page.slots], self.corner_radius_mm))
+                    page.paper, [slot.rect for slot in page.slots], self.corner_radius_mm,
+                    self.shape))
                 for page in pages if page.side == "front"
                 for kind, write in (("svg", cut_svg), ("dxf", cut_dxf)))
         return [Output(name, apply_printer(plans, options.printer), document, extras)]
@@ -213,6 +215,24 @@ class Deck(Component):
                         hint="give the layout a larger min_margin_mm, or a smaller "
                              "printable_margin_mm if the printer prints closer")
                     return
+
+    def hides(self, renderer: Renderer) -> bool:
+        """Whether the deck holds hidden information: one side is the same drawing for every
+        piece (a shared back; Crunch's Trust fronts) and the other is drawn from each piece.
+        Such a deck is laid in a seeded shuffle (`laid_order`), never in its data's order,
+        and in the kit only its own pieces touch it."""
+        if self.back is None or len(self.items) < 2:
+            return False
+        # (a template that cannot be read counts as one that reads the piece)
+        return reads_item(renderer, self.front) != reads_item(renderer, self.back)
+
+    def laid_order(self, renderer: Renderer) -> tuple[int, ...]:
+        """The order the deck's pieces are laid on sheets: a shuffle seeded by the game's
+        and the deck's names for a deck that hides information, () (as they come) else."""
+        if not self.hides(renderer):
+            return ()
+        game = renderer.info.title if renderer.info else ""
+        return shuffled(len(self.items), f"{game}/{self.name}")
 
     def furniture_texts(self, info: Any, layout_name: str) -> dict[str, str]:
         return furniture_texts(self.title, len(self.items), info, layout_name)
@@ -260,6 +280,8 @@ class _DeckPages:
             layout = replace(layout, duplex="none", backs="none")
         pages = deck_pages(deck.title, len(deck.items), deck.size, deck.bleed_mm,
                            deck.back is not None, paper, options, renderer.info)
+        if layout.kind != "single":  # a page per face is cut alone: no sheet to give away
+            pages = laid_in(pages, deck.laid_order(renderer))
         edge = margin_of(paper, layout, printable_margin(options))
         if layout.kind == "single":  # a page the size of the piece goes to a print shop
             edge = 0.0

@@ -24,7 +24,7 @@ from ..render.renderer import Renderer
 from ..units import PAPERS, Rect, pt_to_mm
 from .board import Board
 from .component import FURNITURE_TEMPLATE, Output, document_info, paper_label
-from .deck import Deck
+from .deck import Deck, sheet_file_name
 from .page import Page
 from .tuckbox import TuckBox
 
@@ -65,9 +65,12 @@ class KitPlan:
 
 
 def plan_kit(name: str, sheets: list, outputs: dict[str, list[Output]], renderer: Renderer,
-             paper: str, options: PrintOptions, findings: Findings) -> KitPlan | None:
+             paper: str, options: PrintOptions, findings: Findings, mix: bool = False
+             ) -> KitPlan | None:
     """The kit of a checked game's sheets on `paper`, or None (with a finding) when it cannot
-    be packed."""
+    be packed. The kit's promises are kept: a deck that hides information is laid in its
+    seeded shuffle and touched only by its own pieces (pnp.layout.pack), and decks the kit
+    keeps apart (`variants`) get sheets of their own unless `mix` asks otherwise."""
     layout = options.sheet_layout()
     size = PAPERS[paper]
     decks = [s for s in sheets if isinstance(s, Deck)]
@@ -75,34 +78,39 @@ def plan_kit(name: str, sheets: list, outputs: dict[str, list[Output]], renderer
     sections: list[Section] = []
     body: dict[str, list[PagePlan]] = {stock: [] for stock in STOCKS}
     packs = []
+    apart = set() if mix else variants(decks)
     for stock in STOCKS:
         # Pieces with backs and pieces without are packed apart: a sheet of pieces without
         # backs is printed on one side, with no blank backs page to keep in step.
         for backed in (True, False):
             mine = [d for d in decks if d.stock == stock and d.items and
                     (d.back is not None) == backed]
-            if not mine:
-                continue
-            try:
-                packs.append((stock, kit_sheets(
-                    [KitDeck(d.name, len(d.items), d.size, backed) for d in mine], size,
-                    layout if backed else replace(layout, duplex="none", backs="none"), stock,
-                    bleed_mm=min(d.bleed_mm for d in mine), printer=options.printer_name,
-                    layout_name=options.layout)))
-            except ValueError as exc:
-                findings.error("kit-layout", mine[0].where.of("size"), f"the kit cannot be "
-                               f"packed on {paper_label(paper)}: {exc}", subject=f"game {name}",
-                               hint="choose a larger --paper or a grid layout")
-                return None
+            together = [d for d in mine if d.name not in apart]
+            for group in ([together] if together else []) + \
+                    [[d] for d in mine if d.name in apart]:
+                packed = _packed(group, backed, size, layout, stock, renderer, options)
+                if isinstance(packed, ValueError):
+                    findings.error("kit-layout", group[0].where.of("size"), f"the kit cannot "
+                                   f"be packed on {paper_label(paper)}: {packed}",
+                                   subject=f"game {name}",
+                                   hint="choose a larger --paper or a grid layout")
+                    return None
+                packs.append((stock, packed))
     totals = {stock: sum(len(p) for s, p in packs if s == stock) for stock in STOCKS}
     numbered = {stock: 0 for stock in STOCKS}
     for stock, packed in packs:
         offset = numbered[stock]
         plans = _sheet_plans(packed, offset, totals[stock], by_name, renderer, layout, options,
                              paper)
-        section = Section(stock, len(packed), len(plans),
-                          double_sided=any(len(s.pages) > 1 for s in packed),
-                          cuts=sum(s.cuts for s in packed))
+        double = any(len(s.pages) > 1 for s in packed)
+        if sections and (sections[-1].stock, sections[-1].double_sided) == (stock, double):
+            section = sections.pop()  # printed alike, right after: one part of the stock
+            section.sheets += len(packed)
+            section.pages += len(plans)
+            section.cuts += sum(s.cuts for s in packed)
+        else:
+            section = Section(stock, len(packed), len(plans), double_sided=double,
+                              cuts=sum(s.cuts for s in packed))
         for sheet in packed:
             section.rows.append((f"{stock} {offset + sheet.number}", _contents(sheet, by_name),
                                  _cutting(sheet)))
@@ -133,12 +141,10 @@ def plan_kit(name: str, sheets: list, outputs: dict[str, list[Output]], renderer
             paper_section.sheets += len(plans)
             paper_section.pages += len(plans)
             body["paper"] += plans
-    # The plan pages come first; on a double-sided layout they fill whole sheets, so the card
-    # sheets start on a front.
+    # The plan pages come first, printed on plain paper, one-sided: no blank page after
+    # them (the card sheets are printed from their own first page on, on card stock).
     rows = sum(len(s.rows) for s in sections)
     plan_pages = max(1, -(-rows // ROWS_PER_PLAN_PAGE))
-    if layout.duplex != "none" and layout.backs != "none" and plan_pages % 2:
-        plan_pages += 1
     page = plan_pages + 1
     for section in sections:
         section.first_page = page
@@ -146,7 +152,35 @@ def plan_kit(name: str, sheets: list, outputs: dict[str, list[Output]], renderer
     plans = _plan_pages(name, sections, plan_pages, renderer, paper, layout) + \
         body["card"] + body["paper"]
     document = document_info(renderer.info, "the whole kit", paper_label(paper), layout.duplex)
-    return KitPlan(Output(f"{name}-kit-{paper}.pdf", plans, document), sections, plan_pages)
+    file_name = sheet_file_name(f"{name}-kit", paper, options.layout, layout, options.ink_saver)
+    return KitPlan(Output(file_name, plans, document), sections, plan_pages)
+
+
+def variants(decks: list[Deck]) -> set[str]:
+    """The decks the kit keeps apart: two or more decks of pieces without backs drawn by one
+    front template at one size are variants of one piece (Boomtown's markers, a colour
+    each), each printed on sheets of its own so a group prints only the ones it plays with.
+    (Decks with backs that share a template, Boomtown's Market Up and Down, are played
+    together; the ones that hide information keep a gutter from the others anyway.)"""
+    kinds: dict[tuple, list[str]] = {}
+    for deck in decks:
+        if deck.back is None:
+            kinds.setdefault((deck.front, deck.size), []).append(deck.name)
+    return {name for names in kinds.values() if len(names) > 1 for name in names}
+
+
+def _packed(group: list[Deck], backed: bool, size, layout, stock: str, renderer: Renderer,
+            options: PrintOptions) -> list[KitSheet] | ValueError:
+    """The sheets `group`'s pieces are packed on, or why they cannot be."""
+    kit = [KitDeck(d.name, len(d.items), d.size, backed, d.laid_order(renderer),
+                   alone=d.hides(renderer)) for d in group]
+    try:
+        return kit_sheets(kit, size, layout if backed else replace(layout, duplex="none",
+                                                                   backs="none"),
+                          stock, bleed_mm=min(d.bleed_mm for d in group),
+                          printer=options.printer_name, layout_name=options.layout)
+    except ValueError as exc:
+        return exc
 
 
 def _sheet_plans(packed: list[KitSheet], offset: int, total: int, decks: dict[str, Deck],
@@ -212,7 +246,7 @@ def _contents(sheet: KitSheet, decks: dict[str, Deck]) -> str:
 def _cutting(sheet: KitSheet) -> str:
     grids = " + ".join(f"{b.columns} x {b.rows} of {b.piece.width_mm:g} x "
                        f"{b.piece.height_mm:g} mm" for b in sheet.blocks)
-    return f"{sheet.cuts} cuts ({grids})"
+    return f"{sheet.cuts} trimmer cuts ({grids})"
 
 
 def _plan_pages(name: str, sections: list[Section], count: int, renderer: Renderer,
@@ -234,7 +268,8 @@ def _plan_pages(name: str, sections: list[Section], count: int, renderer: Render
                "one-sided")
         notes.append(f"{section.stock.capitalize()} stock: {section.sheets} sheet"
                      f"{'s' * (section.sheets != 1)}, {pages}, {how}."
-                     + (f" {section.cuts} cuts." if section.cuts else ""))
+                     + (f" About {section.cuts} trimmer cuts, a strip at a time."
+                        if section.cuts else ""))
     plans = []
     whole = Rect(0, 0, *size)
     for number in range(count):
@@ -264,7 +299,8 @@ def kit_summary(name: str, plan: KitPlan, shown: str) -> list[str]:
                      f"pages {section.first_page}-{section.last_page}")
             lines.append(f"    {section.sheets} {'double' if section.double_sided else 'one'}"
                          f"-sided, {pages}")
-    lines.append(f"  cuts: {sum(s.cuts for s in plan.sections)}")
+    lines.append(f"  cuts: about {sum(s.cuts for s in plan.sections)} trimmer cuts (across "
+                 "each sheet, then down each strip)")
     return lines
 
 

@@ -4,7 +4,8 @@ marks and cut files out.
 Print-then-cut: the printer prints the sheet with registration marks, the cutting machine's
 optical eye finds the marks, and it cuts the path of the cut file, drawn in the same page
 coordinates (millimetres from the top-left of the page, y down). Each piece is one closed path
-round its trim, its corners rounded by the deck's `corner_radius_mm`.
+round its trim, its corners rounded by the deck's `corner_radius_mm`; a round piece (`shape:
+round`) is one circle, the largest its trim holds (SVG `<circle>`, DXF CIRCLE).
 
 Silhouette: the marks follow Silhouette Card Maker's public "SCM PDF and Cutting Template
 Specification" (SPECIFICATION.md in github.com/Alan-Cha/silhouette-card-maker), which third-party
@@ -122,15 +123,18 @@ def svg_path(vertices: list[Vertex]) -> str:
 
 
 def outlines_svg(paper: Size, outlines: list[list[Vertex]],
-                 folds: tuple[tuple[float, float, float, float], ...] = ()) -> str:
-    """A cut file as SVG in the page's coordinates: one closed path per outline (red, "cut"),
-    and the creases, when there are any, as dashed lines (blue, "fold")."""
+                 folds: tuple[tuple[float, float, float, float], ...] = (),
+                 circles: list[tuple[float, float, float]] = ()) -> str:
+    """A cut file as SVG in the page's coordinates: one closed path per outline and one
+    circle per (x, y, radius) of `circles` (red, "cut"), and the creases, when there are any,
+    as dashed lines (blue, "fold")."""
     w, h = f"{paper.width_mm:g}", f"{paper.height_mm:g}"
     parts = [f'<?xml version="1.0" encoding="UTF-8"?>\n'
              f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
              f'viewBox="0 0 {w} {h}">',
              '<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">']
     parts += [f'<path d="{svg_path(list(o))}"/>' for o in outlines]
+    parts += [f'<circle cx="{x:.4f}" cy="{y:.4f}" r="{r:.4f}"/>' for x, y, r in circles]
     parts.append("</g>")
     if folds:
         parts.append('<g id="fold" fill="none" stroke="#0000ff" stroke-width="0.1" '
@@ -143,9 +147,10 @@ def outlines_svg(paper: Size, outlines: list[list[Vertex]],
 
 
 def outlines_dxf(paper: Size, outlines: list[list[Vertex]],
-                 folds: tuple[tuple[float, float, float, float], ...] = ()) -> str:
-    """A cut file as DXF R12: one closed POLYLINE per outline on layer CUT, arcs as bulges, and
-    the creases as LINEs on layer FOLD; millimetres from the page's bottom-left (DXF's y runs
+                 folds: tuple[tuple[float, float, float, float], ...] = (),
+                 circles: list[tuple[float, float, float]] = ()) -> str:
+    """A cut file as DXF R12: one closed POLYLINE per outline and one CIRCLE per (x, y,
+    radius) of `circles` on layer CUT, arcs as bulges, and the creases as LINEs on layer FOLD; millimetres from the page's bottom-left (DXF's y runs
     up, so a bulge that turns clockwise on the page is negative here too, as DXF counts
     anticlockwise positive)."""
     height = paper.height_mm
@@ -161,6 +166,9 @@ def outlines_dxf(paper: Size, outlines: list[list[Vertex]],
             if bulge:
                 lines += ["42", f"{-bulge:.8f}"]
         lines += ["0", "SEQEND", "8", "CUT"]
+    for x, y, r in circles:
+        lines += ["0", "CIRCLE", "8", "CUT", "10", f"{x:.4f}", "20", f"{height - y:.4f}",
+                  "40", f"{r:.4f}"]
     for x1, y1, x2, y2 in folds:
         lines += ["0", "LINE", "8", "FOLD", "10", f"{x1:.4f}", "20", f"{height - y1:.4f}",
                   "11", f"{x2:.4f}", "21", f"{height - y2:.4f}"]
@@ -168,15 +176,30 @@ def outlines_dxf(paper: Size, outlines: list[list[Vertex]],
     return "\n".join(lines) + "\n"
 
 
-def cut_svg(paper: Size, pieces: list[Rect], radius_mm: float) -> str:
-    """The cut file of a sheet of pieces as SVG: one closed path per piece."""
+Circle = tuple[float, float, float]  # centre x, y on the page; radius
+
+
+def circle_in(rect: Rect) -> Circle:
+    """The largest circle `rect` holds, at its centre: a round piece's outline."""
+    return (rect.x_mm + rect.width_mm / 2, rect.y_mm + rect.height_mm / 2,
+            min(rect.width_mm, rect.height_mm) / 2)
+
+
+def cut_svg(paper: Size, pieces: list[Rect], radius_mm: float, shape: str = "rect") -> str:
+    """The cut file of a sheet of pieces as SVG: one closed path per piece, or one circle
+    per round piece."""
+    if shape == "round":
+        return outlines_svg(paper, [], circles=[circle_in(r) for r in pieces])
     return outlines_svg(paper, [rounded_rect(r, radius_mm) for r in pieces])
 
 
-def cut_dxf(paper: Size, pieces: list[Rect], radius_mm: float) -> str:
-    """The cut file of a sheet of pieces as DXF: one closed polyline per piece."""
+def cut_dxf(paper: Size, pieces: list[Rect], radius_mm: float, shape: str = "rect") -> str:
+    """The cut file of a sheet of pieces as DXF: one closed polyline per piece, or one
+    CIRCLE per round piece."""
+    if shape == "round":
+        return outlines_dxf(paper, [], circles=[circle_in(r) for r in pieces])
     return outlines_dxf(paper, [rounded_rect(r, radius_mm) for r in pieces])
 
 
 __all__ = ["Registration", "registration_marks", "keep_out", "cut_area", "rounded_rect",
-           "outlines_svg", "outlines_dxf", "cut_svg", "cut_dxf", "svg_path"]
+           "circle_in", "outlines_svg", "outlines_dxf", "cut_svg", "cut_dxf", "svg_path"]

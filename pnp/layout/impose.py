@@ -149,7 +149,7 @@ def impose(count: int, item: Size, paper_name: str, layout: SheetLayout, *,
            printable_mm: float | None = None, texts: dict[str, str] | None = None,
            with_backs: bool = True) -> list[Page]:
     """Place `count` items on as many pages as needed, with their backs as the layout says
-    (items `with_backs` False have none: a gutterfold sheet leaves their half blank).
+    (items `with_backs` False have none: on a gutterfold sheet their fronts fill both halves).
 
     `bleed_mm` is the deck's bleed: drawn only where the layout asks for it and has room (half
     the gap between pieces, or the whole bleed on a page per face). `printer` names the
@@ -184,6 +184,9 @@ def _impose(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_
             texts: dict[str, str] | None, with_backs: bool) -> list[Page]:
     if layout.kind == "single":
         return _impose_single(count, item, paper_name, layout, bleed_mm, layout_name)
+    if layout.kind == "gutterfold" and not with_backs:
+        # Nothing to fold behind pieces without backs: fronts fill both halves, a grid.
+        layout = replace(layout, kind="grid")
     paper = paper_for(paper_name, layout, item)
     if layout.registration is not None:  # the orientation that holds the most, as SCM does
         paper = max((Size(min(paper), max(paper)), Size(max(paper), min(paper))),
@@ -196,11 +199,14 @@ def _impose(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_
     cells = _cells(item, paper, layout)
     per_sheet = len({c.pair for c in cells})
     full = _furniture_for(cells, paper, layout, "front", bleed, printer, edge, outer, sizes)
-    trimmed, leave_off = 0, False
+    trimmed, leave_off, full_cells = 0, False, cells
     while full is None:  # the margins are too narrow for the furniture: give up a row
         trimmed += 1
         cells = _cells(item, paper, layout, trim_rows=trimmed)
-        if not cells:
+        if not cells or layout.paper == "universal" and layout.kind == "grid" and \
+                math.ceil(count / len({c.pair for c in cells})) > math.ceil(count / per_sheet):
+            # A page for both papers holds what both hold: the furniture goes, not sheets.
+            cells, leave_off = full_cells, True
             break
         full = _furniture_for(cells, paper, layout, "front", bleed, printer, edge, outer,
                               sizes)
@@ -211,8 +217,8 @@ def _impose(count: int, item: Size, paper_name: str, layout: SheetLayout, bleed_
                 f"the ruler and print notes do not fit the margins of a full sheet of "
                 f"{item.width_mm:g} x {item.height_mm:g} mm pieces; each sheet holds {fits} "
                 f"instead of {per_sheet}, and they go in the room that frees")
-        elif not cells:
-            cells, leave_off = _cells(item, paper, layout), True
+        elif not cells or leave_off:
+            cells, leave_off = full_cells, True
             notices.append("the ruler and print notes do not fit beside "
                            f"{item.width_mm:g} x {item.height_mm:g} mm pieces; "
                            "they are left off")

@@ -16,6 +16,7 @@ piece lands behind its front for the layout's duplex flip, as on a deck's own sh
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, replace
 
 from ..units import Rect, Size, bounds
@@ -28,14 +29,39 @@ BLOCK_TICK_MM = 1.5  # the ticks between two blocks: short, to fit the gap
 BLOCK_TICK_CLEAR_MM = 0.5  # and this far from the pieces' bleed
 
 
+def shuffled(count: int, seed: str) -> tuple[int, ...]:
+    """The indices 0 .. count - 1 in a shuffle fixed by `seed` (the same on every run and
+    machine: a text seed goes through SHA-512): the order a deck of hidden information is
+    laid on its sheets, so no sheet holds, say, exactly its highest values."""
+    order = list(range(count))
+    random.Random(seed).shuffle(order)
+    return tuple(order)
+
+
+def laid_in(pages: list[Page], order: tuple[int, ...]) -> list[Page]:
+    """The pages with piece `order[i]` where piece `i` was: the same places, another order."""
+    if not order:
+        return pages
+    return [replace(page, slots=tuple(replace(slot, index=order[slot.index])
+                                      for slot in page.slots)) for page in pages]
+
+
 @dataclass(frozen=True)
 class KitDeck:
-    """What to pack from one deck: how many pieces, their trim size, whether they have backs."""
+    """What to pack from one deck: how many pieces, their trim size, whether they have backs,
+    the order its pieces are laid in (`order`; empty: as they come), and whether only its own
+    pieces may touch it (`alone`: a deck whose backs must all look alike keeps to blocks of
+    its own, a gutter from any other deck's)."""
 
     name: str
     count: int
     size: Size
     has_back: bool = True
+    order: tuple[int, ...] = ()
+    alone: bool = False
+
+    def pieces(self) -> list[tuple[str, int]]:
+        return [(self.name, i) for i in (self.order or range(self.count))]
 
 
 @dataclass(frozen=True)
@@ -79,13 +105,17 @@ class KitSheet:
 
     @property
     def cuts(self) -> int:
-        """The straight cuts that free every piece: each distinct line across the sheet, then
-        each distinct line down each block (the lines run through the whole block)."""
+        """The cuts a person makes with a trimmer to free every piece, one strip at a time:
+        each distinct line across the sheet (its edges' too), then, strip by strip, each
+        distinct line down it. A sheet of 3 x 3 butted cards is 4 + 3 x 4 = 16 cuts."""
         across = {round(y, 4) for b in self.blocks for c in b.cells()
                   for y in (c.y_mm, c.bottom_mm)}
-        down = sum(len({round(x, 4) for c in b.cells() for x in (c.x_mm, c.right_mm)})
-                   for b in self.blocks)
-        return len(across) + down
+        strips: dict[tuple[int, float], set[float]] = {}
+        for n, block in enumerate(self.blocks):
+            for cell in block.cells():
+                strips.setdefault((n, round(cell.y_mm, 4)), set()).update(
+                    (round(cell.x_mm, 4), round(cell.right_mm, 4)))
+        return len(across) + sum(len(xs) for xs in strips.values())
 
 
 def block_gap_mm(layout: SheetLayout, bleed_mm: float) -> float:
@@ -106,16 +136,20 @@ def pack(decks: list[KitDeck], paper: Size, layout: SheetLayout, bleed_mm: float
     margin, gap = layout.min_margin_mm, layout.gap_mm
     width = paper.width_mm - 2 * margin
     height = paper.height_mm - 2 * margin
-    groups: dict[Size, list[tuple[str, int]]] = {}
+    # A group fills blocks of its own: pieces of one size from decks that may touch, or one
+    # deck that only its own pieces may touch.
+    groups: dict[tuple[Size, str], list[tuple[str, int]]] = {}
     for deck in decks:
-        groups.setdefault(deck.size, []).extend((deck.name, i) for i in range(deck.count))
-    for size in groups:
+        groups.setdefault((deck.size, deck.name if deck.alone else ""), []).extend(
+            deck.pieces())
+    for size, _ in groups:
         if _fits(size, width, height, gap) == (0, 0) and \
                 _fits(Size(size.height_mm, size.width_mm), width, height, gap) == (0, 0):
             raise ValueError(f"a {size.width_mm:g} x {size.height_mm:g} mm piece does not fit "
                              f"the paper with {margin:g} mm margins")
-    order = sorted(groups, key=lambda s: (-s.width_mm * s.height_mm, -s.height_mm))
-    left = {size: list(groups[size]) for size in order}
+    order = sorted(groups, key=lambda g: (-g[0].width_mm * g[0].height_mm, -g[0].height_mm,
+                                          g[1]))
+    left = {group: list(groups[group]) for group in order}
     between = block_gap_mm(layout, bleed_mm)
     furnished = _sheets(left, order, paper, margin, width, height, gap, between, room_for)
     if len(furnished) == 1:
@@ -162,13 +196,14 @@ def _fill(left, order, paper: Size, margin: float, width: float, height: float, 
     """One sheet's blocks, taken from `left` (which loses them), centred on the paper."""
     blocks: list[Block] = []
     used = 0.0
-    for size in order:
-        while left[size]:
+    for group in order:
+        size = group[0]
+        while left[group]:
             room = height - used - (between if blocks else 0)
             best = None
             for rotate, piece in ((0, size), (90, Size(size.height_mm, size.width_mm))):
                 cols, rows = _fits(piece, width, room, gap)
-                n = min(len(left[size]), cols * rows)
+                n = min(len(left[group]), cols * rows)
                 if n and (best is None or n > best[0]):
                     best = (n, rotate, piece, cols)
             if best is None:
@@ -180,8 +215,8 @@ def _fill(left, order, paper: Size, margin: float, width: float, height: float, 
             block_w = cols * (piece.width_mm + gap) - gap
             block_h = rows * (piece.height_mm + gap) - gap
             area = Rect((paper.width_mm - block_w) / 2, top, block_w, block_h)
-            blocks.append(Block(area, piece, rotate, cols, rows, tuple(left[size][:n]), gap))
-            del left[size][:n]
+            blocks.append(Block(area, piece, rotate, cols, rows, tuple(left[group][:n]), gap))
+            del left[group][:n]
             used = top + block_h - margin
     return _centred(tuple(blocks), paper) if blocks else ()
 
@@ -278,4 +313,5 @@ def _page(side, number, paper, slots, marks, layout, bleed, printer, layout_name
                 trim.grown(bleed) if bleed else None, (), notices, layout_name)
 
 
-__all__ = ["KitDeck", "KitSlot", "KitSheet", "Block", "pack", "kit_sheets", "kit_marks"]
+__all__ = ["KitDeck", "KitSlot", "KitSheet", "Block", "pack", "kit_sheets", "kit_marks",
+           "shuffled", "laid_in"]

@@ -83,10 +83,12 @@ def test_two_processes_write_the_bytes_one_process_writes(poker, run, monkeypatc
     assert sent == [4, 4, 4] and here == []  # the same parts, none drawn in this process
     first, second = (poker / name / "poker/cards-letter.pdf" for name in ("one", "two"))
     assert first.read_bytes() == second.read_bytes()
-    with pdfplumber.open(second) as pdf:  # the parts were joined in order, every page kept
+    with pdfplumber.open(second) as pdf:  # the parts were joined, every page kept
         assert len(pdf.pages) == 12
-        assert "A of Spades" in pdf.pages[0].extract_text()
-        assert "10 of Clubs" in pdf.pages[10].extract_text()  # cards 46-54, fronts
+        fronts = "".join(pdf.pages[n].extract_text() for n in range(0, 12, 2))
+        # (a deck with a shared back is laid in its seeded shuffle: any page may hold a card)
+        assert all(f"{rank} of {suit}" in fronts for rank in ("A", "10", "K")
+                   for suit in ("Spades", "Clubs"))
 
 
 def test_every_pdf_of_a_kit_is_the_same_from_workers_as_from_one_process(project):
@@ -153,7 +155,7 @@ def test_a_data_edit_rebuilds(poker, run):
     _edit(poker / "content/poker/cards.csv", "A of Spades", "Ace of Spades")
     assert _rebuilt(run, poker)
     with pdfplumber.open(poker / PDF) as pdf:
-        assert "Ace of Spades" in pdf.pages[0].extract_text()
+        assert "Ace of Spades" in "".join(page.extract_text() for page in pdf.pages)
 
 
 def test_a_font_edit_rebuilds(poker, run, monkeypatch, tmp_path_factory):

@@ -136,6 +136,7 @@ def test_universal_sheet_cut_lines_lie_inside_a4_and_letter_with_the_margin(proj
                     assert min(xs) + dx >= margin and max(xs) + dx <= paper.width_mm - margin
                     assert min(ys) + dy >= margin and max(ys) + dy <= paper.height_mm - margin
             assert len(xs) == 4  # three poker cards across, as on either paper alone
+            assert len(ys) == 4  # and three down: nine, what both papers hold
 
 
 def test_gutterfold_fronts_and_backs_meet_at_the_fold(marked, run):
