@@ -65,7 +65,7 @@ class Deck(Component):
         # About PART_ITEMS drawings a part: a deck of copies (`quantity`) in larger parts.
         records = len({id(item) for item in self.items}) or 1
         self._part_items = max(PART_ITEMS * len(self.items) // records,
-                               -(-len(self.items) // MAX_PARTS))
+                               -(-len(self.items) // MAX_PARTS), 1)  # an empty deck: one part
         self._plan = None
         if paper is not None and len(self.items) > self._part_items:
             self._plan = self._page_plan(renderer, paper, options or PrintOptions())
