@@ -123,7 +123,7 @@ def _event_numbers(model: Downturn) -> Iterator[Finding]:
             yield problem("event-numbers", where, f"number {event.number} is outside 1..42",
                           subject=event.label, field="number")
     missing = sorted(set(range(1, EVENT_COUNT + 1)) - set(counts))
-    if missing and model.events:
+    if missing and len(model.events) == EVENT_COUNT:
         # At the card just before the first gap: where the missing card was, or belongs.
         before = [e for e in model.events if e.number < missing[0]]
         at = max(before, key=lambda e: e.number) if before else model.events[0]
