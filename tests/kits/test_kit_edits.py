@@ -90,6 +90,13 @@ EDITS = {
                                          ("economy.yaml", "bank_tower_value_m: 920",
                                           "bank_tower_value_m: 1840")],
                             "printed-land-value", ("economy.yaml", "land_value_m")),
+    # Numbers the covers print from other tables.
+    "downturn-cover-cubes": ("downturn", [("components.yaml", "green: 40", "green: 44")],
+                             "cover-cube-counts", ("components.yaml", "cubes:")),
+    "banking-cover-hand": ("banking", [("economy.yaml", "hand_size: 3", "hand_size: 4")],
+                           "cover-setup-figures", ("economy.yaml", "starting_greenbacks")),
+    "downsize-cover-hand": ("downsize", [("setup.yaml", "{players: 6, hand: 8", "{players: 6, hand: 9")],
+                            "cover-setup-figures", ("setup.yaml", "players: 6")),
     # Two Debt-token sets named Red print 100 RED and no PURPLE.
     "banking-two-reds": ("banking", [("players.yaml", "{name: Purple,", "{name: Red,")],
                          "debt-name-unique", ("players.yaml", "initial: P")),
