@@ -5,4 +5,5 @@ Installing this package registers the entry point `downturn` in the group `pnp.r
 (its components, data, sheets and simple rules) is YAML and templates.
 """
 
-from . import printed, rules  # noqa: F401  (registers the rules)
+from . import rules  # noqa: F401  (registers the rules)
+from . import printed  # noqa: F401  (registers the rules about printed words, after)
