@@ -258,8 +258,16 @@ def test_record_sheet_is_one_page_of_the_paper(out, paper):
         assert (pt_to_mm(page.width), pt_to_mm(page.height)) == pytest.approx(
             (PAPERS[paper].width_mm, PAPERS[paper].height_mm), abs=0.1)
         text = squeeze(page.extract_text())
-    for column in ("TotalPropertyValues", "Debt", "Equity(fromcycle4)", "networth"):
+        # the rows a pencil writes in: the thin rules of each table, one per row boundary
+        halves = Counter(round(line["x0"]) for line in page.lines
+                         if abs(line["top"] - line["bottom"]) < 0.01
+                         and line["width"] < page.width / 2)
+    for column in ("TotalPropertyValues", "Debt", "Equity", "fromcycle4", "networth",
+                   "Squares×height"):
         assert column in text
+    # a 10-cycle game changes an investor's figures about 55 times, after the setup row
+    tables = [count for count in halves.values() if count > 5]  # not the name lines
+    assert len(tables) == 2 and sum(count - 1 for count in tables) >= 55 + 1
 
 
 SMALL_PIECES = ("digits", "markers_")
@@ -307,3 +315,18 @@ def test_check_catches_a_kit_edit_the_print_would_not_show(tmp_path, capsys, fil
     assert main(["check", "--root", str(tmp_path), "--game", "boomtown"]) == 1
     captured = capsys.readouterr()
     assert f"(rule {rule})" in captured.out + captured.err
+
+
+def test_height_limit_table_ends_above_the_credit_line(out):
+    """The table's rounded frame (a curve to the reader) stays clear of the credit under it."""
+    with pdfplumber.open(out / "cycles-letter.pdf") as pdf:
+        page = pdf.pages[0]
+        tables = [c for c in page.curves
+                  if pt_to_mm(c["x1"] - c["x0"]) == pytest.approx(51, abs=0.5)
+                  and 10 < pt_to_mm(c["bottom"] - c["top"]) < 20]
+        credits = [w for w in page.extract_words() if w["text"] == "Boomtown"]
+    assert len(tables) >= 8
+    for table in tables:
+        under = [w for w in credits if table["x0"] - 1 <= w["x0"] <= table["x1"]
+                 and w["top"] > table["top"]]
+        assert pt_to_mm(min(w["top"] for w in under) - table["bottom"]) > 0.3

@@ -12,9 +12,11 @@ import csv
 from collections import Counter
 from pathlib import Path
 
+import pypdfium2
 import pytest
 
 from conftest import REPO
+from pnp.units import pt_to_mm
 from readback import amounts, close, mirrored, read_sheet
 
 SHEETS = ("workforce", "assets", "trust", "events", "aids")
@@ -142,3 +144,31 @@ def test_each_bailout_lies_behind_a_trust_seal_block(crunch, paper):
             seen[amount] += 1
     assert seen == trust_bailouts() and sum(seen.values()) == 15
     assert seen[0] >= 1
+
+
+def test_what_lies_in_front_of_each_bailout_amount_is_dark(crunch):
+    """A lamp behind a Trust card shows the amount through whatever light ink the front has in
+    front of it: the front's pixels over each amount (read by PDFium, mirrored from the backs
+    page) must be dark, as the amount's digits are white on the back."""
+    path = crunch["trust-letter"]
+    sheet = read_sheet(path)
+    document = pypdfium2.PdfDocument(path)
+    try:
+        dpi = 50
+        front = document[0].render(scale=dpi / 72).to_pil().convert("L")
+    finally:
+        document.close()
+    px = dpi / 25.4
+    for back in sheet.pages[1]:
+        (panel,) = back.rects_of(45, 30)
+        digits = [w for w in back.words_in(panel) if w["text"].endswith("M")]
+        assert digits
+        for word in digits:
+            box = (pt_to_mm(word["x0"]), pt_to_mm(word["top"]),
+                   pt_to_mm(word["x1"]), pt_to_mm(word["bottom"]))
+            x0, top, x1, bottom = mirrored(box, sheet.width_mm)
+            area = front.crop((round(x0 * px), round(top * px), round(x1 * px),
+                               round(bottom * px)))
+            histogram = area.histogram()
+            mean = sum(level * count for level, count in enumerate(histogram)) / sum(histogram)
+            assert mean < 90, (word["text"], mean)

@@ -69,6 +69,14 @@ def test_there_are_at_least_twenty_distinct_mistakes():
                 for c in cases}) == len(cases)
 
 
+PRINTED = {"cover-deal-matches-setup", "cover-face-up-workforce", "aid-reveal-cost",
+           "asset-name-is-its-value", "counter-card-names-its-target", "printed-land-value",
+           "printed-first-property", "printed-bank-tower", "cover-setup-figures",
+           "cover-cube-counts", "printed-readings", "workforce-overhead-paid",
+           "workforce-capacity-below-next-risk", "interest-defaults-rise",
+           "no-card-takes-last-workforce", "event-names-a-company", "colour-has-markers"}
+
+
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_mistake_yields_exactly_its_rule_at_its_line(path, project, run):
     case = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -85,6 +93,9 @@ def test_mistake_yields_exactly_its_rule_at_its_line(path, project, run):
     # print-safety warnings that follow are not the mistake's own finding.
     findings = [f for f in findings
                 if not (f["rule"].startswith("print-") and f["severity"] == "warning")]
+    # Nor are the findings of the rules that hold printed words to the data: a number changed
+    # alone in the data no longer matches the text that prints it, which they rightly report.
+    findings = [f for f in findings if f["rule"] == case["rule"] or f["rule"] not in PRINTED]
     assert {f["rule"] for f in findings} == {case["rule"]}, json.dumps(findings, indent=1)
     at_rule = [f for f in findings if f["rule"] == case["rule"]]
     assert line in {f["line"] for f in at_rule}, json.dumps(at_rule, indent=1)

@@ -157,7 +157,7 @@ CASES = [
     case("track-quarters", [("tracks.yaml", "quarters: 4", "quarters: 3")],
          ("tracks.yaml", "quarters:")),
     # events
-    case("event-count", [("events.yaml", EVENT_41_BLOCK, "")], ("events.yaml", "- number: 1")),
+    case("event-count", [("events.yaml", EVENT_41_BLOCK, "")], ("events.yaml", "- number: 42")),
     case("event-numbers", [("events.yaml", "- number: 42", "- number: 41")],
          ("events.yaml", "- number: 41")),
     case("event-title-unique", [("events.yaml", '"Bull Market Rally"', '"FED CUTS RATES"')],

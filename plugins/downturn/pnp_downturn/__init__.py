@@ -6,3 +6,4 @@ Installing this package registers the entry point `downturn` in the group `pnp.r
 """
 
 from . import rules  # noqa: F401  (registers the rules)
+from . import printed  # noqa: F401  (registers the rules about printed words, after)

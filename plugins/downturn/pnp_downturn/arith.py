@@ -29,6 +29,12 @@ from dataclasses import dataclass
 from typing import Iterable, Protocol, Sequence
 
 COLOURS = ("red", "yellow", "green")  # the absorption order at cleanup
+# The words a player reads for each reading above, wherever the kit prints it: the kit's
+# `printed-readings` rule finds each phrase in the text, so the print says what is computed.
+DIVIDEND_COUNTS = "permanent cubes"  # A4
+CLEANUP_LIMIT_COUNTS = "cubes only"  # A5
+STABILITY_STOPS = "stops at"  # A10: a move past an end stops there
+BAGGED = COLOURS  # setup bags red, yellow and green only; the blue cube is left out
 REGION_START_GREENS = 3  # each region starts with three green cubes
 PROFITABLE_FROM = 1  # a bank's BV must be $1 or more to pay out
 BANKRUPT_AT = -5  # a bank with enough cubes and a BV of -$5 or less fails
@@ -240,7 +246,8 @@ def setup_cubes(supply: CubeCounts, starting_values: Sequence[int], banks: int, 
 
 
 __all__ = [
-    "Absorption", "BANKRUPT_AT", "COLOURS", "Pile", "Prices", "REGION_START_GREENS", "Reading",
-    "Setup", "Standing", "Valuation", "absorb", "bank_value", "banks_in_play", "cube_value",
-    "region_draws", "setup_cubes", "total_cubes", "value_bank",
+    "Absorption", "BAGGED", "BANKRUPT_AT", "CLEANUP_LIMIT_COUNTS", "COLOURS", "DIVIDEND_COUNTS",
+    "Pile", "Prices", "REGION_START_GREENS", "Reading", "STABILITY_STOPS", "Setup", "Standing",
+    "Valuation", "absorb", "bank_value", "banks_in_play", "cube_value", "region_draws",
+    "setup_cubes", "total_cubes", "value_bank",
 ]

@@ -124,8 +124,11 @@ def _event_numbers(model: Downturn) -> Iterator[Finding]:
                           subject=event.label, field="number")
     missing = sorted(set(range(1, EVENT_COUNT + 1)) - set(counts))
     if missing and len(model.events) == EVENT_COUNT:
-        yield problem("event-numbers", _file_start(model.events, model.info.where.at),
-                      f"numbers {missing} are not used by any card",
+        # At the card just before the first gap: where the missing card was, or belongs.
+        before = [e for e in model.events if e.number < missing[0]]
+        at = max(before, key=lambda e: e.number) if before else model.events[0]
+        yield problem("event-numbers", at.where.at,
+                      f"numbers {missing} are not used by any card", subject=at.label,
                       hint="number the cards 1..42, each once")
 
 
