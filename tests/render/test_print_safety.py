@@ -75,7 +75,7 @@ def test_a_layout_with_narrow_margins_is_a_finding_at_the_deck(project, run):
         "  slots: [{x_mm: 3, y_mm: 40}, {x_mm: 100, y_mm: 40}]\n  marks: {style: none}\n", encoding="utf-8")
     found = warned(run("check", "--layout", "tight"), "print-edge")
     assert found and found[0].startswith("content/downturn/game.yaml:")
-    assert "inside the 5 mm most home printers leave blank" in found[0]
+    assert "inside the 6.35 mm most home printers leave blank" in found[0]  # a quarter inch
     # A layout for a printer that prints to 3 mm from the edge says so, and is clean.
     (project / "layouts.yaml").write_text(
         "tight:\n  description: a card 3 mm from the edge\n  kind: slots\n"
