@@ -29,6 +29,7 @@ from .engine.memo import SheetCache
 from .findings import Findings, Location
 from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
 from .layout.layouts import PrintOptions
+from .libraries import load_whole
 from .load.model import GAME_FILE, Game, load_game
 from .load.schema import suggest
 from .output import Staging
@@ -229,11 +230,18 @@ def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
     check that changed none of them rasterises nothing. Why: rasterising is most of a check
     of banking after one edit (0.9 s of it, to 3 ms when kept)."""
     from .compose.deck import Deck
-    from .pdf.raster import face_image
 
     groups = playability_samples([sheet for sheet in sheets if isinstance(sheet, Deck)])
     key = digest(groups) if remember else None
-    work = partial(playability_findings, groups, face_image)
+
+    def work() -> list:
+        # The rasteriser's cairocffi finds cairo through ctypes.util.find_library, which runs
+        # ldconfig, gcc and ld with a scratch file in TMPDIR: loaded whole, with Ctrl-C and
+        # SIGTERM kept back (a signal meanwhile left that file behind), and only when a face
+        # is to be rasterised (a kept answer loads no cairo).
+        raster = load_whole("pnp.pdf.raster")
+        return playability_findings(groups, raster.face_image)
+
     return kept("playability", key, work) if key else work()
 
 

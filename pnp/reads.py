@@ -158,6 +158,9 @@ def _read(path: str, limit: int | None, roots: tuple[str, ...] = ()) -> bytes:
     # Opened without waiting (a pipe with no writer), then asked what it is and, when
     # confined, where it is: what was read is what was looked at, even if the file (or a
     # link on its path) is replaced meanwhile.
+    # The descriptor stays this function's alone (closefd=False), closed once, here: a file
+    # object that owned it, dropped by a Ctrl-C taken as it was made, closed it, and the
+    # close here then failed (EBADF) in the interrupt's place, or closed another thread's file.
     fd = os.open(path, _FLAGS)
     try:
         if roots and not _opened_inside(fd, path, roots):
@@ -165,12 +168,10 @@ def _read(path: str, limit: int | None, roots: tuple[str, ...] = ()) -> bytes:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise NotAFile(path, stat.S_ISDIR(mode))
-        handle = os.fdopen(fd, "rb")
-    except BaseException:
+        with open(fd, "rb", closefd=False) as handle:
+            return handle.read() if limit is None else handle.read(limit)
+    finally:
         os.close(fd)
-        raise
-    with handle:
-        return handle.read() if limit is None else handle.read(limit)
 
 
 def _failure(path: str, exc: OSError) -> str:
