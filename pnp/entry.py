@@ -7,10 +7,14 @@ handler; SIGTERM and SIGHUP are raised as Ctrl-C is (pnp.libraries.stop_on_signa
 their own exit codes (143 for SIGTERM). A reader that closes the pipe early (`pnp list | head -1`) ends the run quietly too.
 """
 
+import atexit
 import os
+import signal
 import sys
 
-
+# The signals pnp answers as an interrupt (pnp.libraries.stop_on_signals).
+STOPPING = {signal.SIGINT, signal.SIGTERM} | (
+    {signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
 
 def run(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -40,7 +44,33 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main() -> None:
-    sys.exit(run())
+    """The console script. Python runs no handler of pnp's once it begins to shut down, so a
+    signal in that time would be lost (exit 0) or end the process unannounced: from the end
+    of the run on, a signal waits, blocked, while the exit handlers run (a pool's workers are
+    joined there), and is then answered as the interrupt it is, of a run whose files were
+    all written."""
+    from pnp.libraries import exit_code
+
+    try:
+        code = run()
+        if not hasattr(signal, "pthread_sigmask"):  # no signal masks (Windows)
+            sys.exit(code)
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+    except KeyboardInterrupt as interrupt:  # a signal as the run returned
+        sys.stderr.write("pnp: interrupted after its files were written in full\n")
+        sys.exit(exit_code(interrupt))
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone, or the stream closed
+            pass
+    pending = signal.sigpending() & STOPPING
+    if pending:
+        sys.stderr.write("pnp: interrupted after its files were written in full\n")
+        sys.stderr.flush()
+        code = 128 + min(pending)
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from conftest import REPO
 MOMENTS = 20
 ART_KB = int(os.environ.get("PNP_TEST_ART_KB", "96"))
 ENDED_WITHIN_S = 10  # generous for a loaded machine: the run measures its own time too
-PNP = [sys.executable, "-c", "import sys; from pnp.entry import run; sys.exit(run())"]
+PNP = [sys.executable, "-c", "from pnp.entry import main; main()"]  # the console script
 MARK = "PNP_TEST_RUN_MARK"
 # What an interrupted run says: nothing changed, or (the signal came as it finished) that it
 # had written its files in full.
