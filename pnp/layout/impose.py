@@ -22,7 +22,7 @@ from ..units import Rect, Size, bounds
 from .cutter import cut_area, keep_out, registration_marks
 from .furniture import EDGE_MM, Furniture, furniture_lengths, place_furniture, sheet_notes
 from .layouts import SheetLayout, SlotSpec, paper_for, printable_margin
-from .marks import Line, clear_of_marks, crop_marks
+from .marks import Line, clear_of_marks, crop_marks, yielding_bleed
 
 
 @dataclass(frozen=True)
@@ -341,7 +341,7 @@ def _page(side, number, cells, start, *, paper, bleed_mm, layout, printer, notic
     if key not in memo:
         trim = bounds(c.rect for c in cells)
         marks = tuple(crop_marks([c.rect for c in cells], layout, drawn, paper, edge_mm,
-                                 drawn))
+                                 yielding_bleed(bleed_mm, outer_mm)))
         folds = ()
         if layout.kind == "gutterfold":
             x = paper.width_mm / 2
@@ -375,7 +375,8 @@ def _furniture_for(cells, paper, layout, side, bleed_mm, printer, edge_mm=EDGE_M
                    outer_mm=0.0, sizes=None):
     drawn = max(bleed_mm, outer_mm)
     marks = tuple(crop_marks([c.rect for c in cells], layout, drawn, paper, edge_mm,
-                             drawn)) + _registration_lines(paper, layout)
+                             yielding_bleed(bleed_mm, outer_mm)))
+    marks += _registration_lines(paper, layout)
     return place_furniture(paper, [c.rect.grown(drawn) for c in cells], marks,
                            sheet_notes(layout, side, printer), edge_mm, sizes)
 

@@ -21,6 +21,7 @@ MIN_TICK_MM = 1.2  # a crop mark shortened to keep off the unprinted edge starts
 LEAST_TICK_MM = 1.0  # pieces to keep this length, and is left off when it cannot keep this
 MARK_CLEAR_MM = 0.1  # a mark's ends stay this much further in: its stroke's half width
 MIN_OFFSET_MM = 0.25  # and may start this close to the pieces' drawing to keep that length
+KEPT_BLEED_MM = 0.75  # but leaves a piece's own bleed printed this far out: a cut 0.5 mm off
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,21 @@ def crop_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float = 0,
     room = max(marks_spec.offset_mm - MIN_OFFSET_MM, 0) + yielding_mm
     kept = [_kept_off_edge(m, paper, edge_mm, room if marks_spec.style == "ticks" else 0)
             for m in marks]
-    return [m for m in kept if m is not None]
+    kept = [m for m in kept if m is not None]
+    if marks_spec.style == "ticks" and layout.gap_mm > 0:
+        kept += _gutter_marks(cells, kept, layout, bleed_mm)
+    return kept
+
+
+def yielding_bleed(bleed_mm: float, outer_mm: float = 0) -> float:
+    """How much of the pieces' drawing past the trim gives way to a tick with no other room:
+    all of the outer bleed of butted pieces (`outer_mm`), but of a piece's own bleed
+    (`bleed_mm`) only what leaves KEPT_BLEED_MM of it printed, so a home printer's cut that
+    misses the trim shows the face's colour, not paper; a tick that then has no room is
+    left off."""
+    if outer_mm:
+        return outer_mm
+    return max(bleed_mm - KEPT_BLEED_MM - MARK_CLEAR_MM + MIN_OFFSET_MM, 0)
 
 
 def clear_of_marks(shown: Rect, trim: Rect, marks: tuple[Line, ...] | list[Line],
@@ -151,6 +166,38 @@ def _crop_marks(cells: list[Rect], layout: SheetLayout, bleed_mm: float = 0) -> 
     if marks_spec.inner and layout.gap_mm > 0:
         marks.extend(_inner_marks(cells, layout, bleed_mm, area))
     return marks
+
+
+def _gutter_marks(cells: list[Rect], marks: list[Line], layout: SheetLayout, bleed_mm: float
+                  ) -> list[Line]:
+    """For each cut line the printable margin left without a mark, a tick centred in every
+    gutter the line crosses between two pieces, clear of the bleed each piece keeps
+    (KEPT_BLEED_MM: the bleed gives way to the rest, `clear_of_marks`)."""
+    near = min(bleed_mm, KEPT_BLEED_MM) + 2 * MARK_CLEAR_MM
+    length = min(layout.marks.length_mm, layout.gap_mm - 2 * near)
+    if length < LEAST_TICK_MM - 1e-9:
+        return []
+    xs, ys = cut_lines(cells)
+    found = []
+    for vertical, lines in ((False, ys), (True, xs)):
+        marked = {round(m.x1_mm if vertical else m.y1_mm, 6) for m in marks
+                  if (m.x1_mm == m.x2_mm) == vertical}
+        for at in lines:
+            if at in marked:
+                continue
+            on = sorted(_cells_on([at], cells, (lambda c: (c.x_mm, c.right_mm)) if vertical
+                                  else (lambda c: (c.y_mm, c.bottom_mm)))[at],
+                        key=lambda c: c.y_mm if vertical else c.x_mm)
+            for a, b in zip(on, on[1:]):
+                start, end = (a.bottom_mm, b.y_mm) if vertical else (a.right_mm, b.x_mm)
+                if end - start < 2 * near + length - 1e-9:
+                    continue
+                mid = (start + end) / 2
+                tick = Line(at, mid - length / 2, at, mid + length / 2) if vertical else \
+                    Line(mid - length / 2, at, mid + length / 2, at)
+                if not any(tick.box().overlaps(c.grown(near - 1e-6)) for c in cells):
+                    found.append(tick)
+    return sorted(set(found), key=lambda m: (m.x1_mm, m.y1_mm, m.x2_mm, m.y2_mm))
 
 
 def _cells_on(lines: list[float], cells: list[Rect], edges) -> dict[float, list[Rect]]:
