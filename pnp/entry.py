@@ -7,14 +7,8 @@ handler; SIGTERM and SIGHUP are raised as Ctrl-C is (pnp.libraries.stop_on_signa
 their own exit codes (143 for SIGTERM). A reader that closes the pipe early (`pnp list | head -1`) ends the run quietly too.
 """
 
-import atexit
 import os
-import signal
 import sys
-
-# The signals pnp answers as an interrupt (pnp.libraries.stop_on_signals).
-STOPPING = {signal.SIGINT, signal.SIGTERM} | (
-    {signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
 
 def run(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -49,13 +43,17 @@ def main() -> None:
     of the run on, a signal waits, blocked, while the exit handlers run (a pool's workers are
     joined there), and is then answered as the interrupt it is, of a run whose files were
     all written."""
-    from pnp.libraries import exit_code
+    import atexit
+    import signal
 
+    from pnp.libraries import STOPPING, exit_code
+
+    stopping = set(STOPPING)
     try:
         code = run()
         if not hasattr(signal, "pthread_sigmask"):  # no signal masks (Windows)
             sys.exit(code)
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+        signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     except KeyboardInterrupt as interrupt:  # a signal as the run returned
         sys.stderr.write("pnp: interrupted after its files were written in full\n")
         sys.exit(exit_code(interrupt))
@@ -65,7 +63,7 @@ def main() -> None:
             stream.flush()
         except (OSError, ValueError):  # a reader gone, or the stream closed
             pass
-    pending = signal.sigpending() & STOPPING
+    pending = signal.sigpending() & stopping
     if pending:
         sys.stderr.write("pnp: interrupted after its files were written in full\n")
         sys.stderr.flush()
