@@ -450,7 +450,7 @@ def watch_section(checkouts: list[Checkout], scratch: Path, runs: int,
             notes.append(f"{label}: pnp watch ran {watcher.extra_rounds} extra round(s): a save "
                          "noticed twice")
     notes.append("pnp watch: every figure after a save includes the watcher's own wait "
-                 "(watchfiles: 50 ms without an event, at most 300 ms)")
+                 "(watchfiles: 10 ms without an event, at most 300 ms)")
 
 
 def big_section(checkouts: list[Checkout], scratch: Path, runs: int, count: int,
