@@ -40,19 +40,23 @@ def run(argv: list[str] | None = None) -> int:
 def main() -> None:
     """The console script. Python runs no handler of pnp's once it begins to shut down, so a
     signal in that time would be lost (exit 0) or end the process unannounced: from the end
-    of the run on, a signal waits, blocked, while the exit handlers run (a pool's workers are
-    joined there), and is then answered as the interrupt it is, of a run whose files were
-    all written."""
+    of the run on, a stopping signal is noted (by a handler, whichever thread the system
+    hands it to) or waits, blocked, while the exit handlers run (a pool's workers are joined
+    there), and is then answered as the interrupt it is, of a run whose files were all
+    written."""
     import atexit
     import signal
 
     from pnp.libraries import STOPPING, exit_code
 
-    stopping = set(STOPPING)
+    taken: set[int] = set()
     try:
         code = run()
         if not hasattr(signal, "pthread_sigmask"):  # no signal masks (Windows)
             sys.exit(code)
+        stopping = {signum for signum in STOPPING if signal.getsignal(signum) != signal.SIG_IGN}
+        for signum in stopping:
+            signal.signal(signum, lambda number, frame: taken.add(number))
         signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     except KeyboardInterrupt as interrupt:  # a signal as the run returned
         sys.stderr.write("pnp: interrupted after its files were written in full\n")
@@ -63,11 +67,11 @@ def main() -> None:
             stream.flush()
         except (OSError, ValueError):  # a reader gone, or the stream closed
             pass
-    pending = signal.sigpending() & stopping
-    if pending:
+    late = taken | (signal.sigpending() & stopping)
+    if late:
         sys.stderr.write("pnp: interrupted after its files were written in full\n")
         sys.stderr.flush()
-        code = 128 + min(pending)
+        code = 128 + min(late)
     os._exit(code)
 
 
