@@ -10,6 +10,9 @@ their own exit codes (143 for SIGTERM). A reader that closes the pipe early (`pn
 import os
 import sys
 
+# What a run says when a signal comes after it has written everything (pnp.cli says it too).
+FINISHED = "pnp: interrupted after its files were written in full\n"
+
 def run(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     from pnp.libraries import exit_code, stop_on_signals
@@ -59,7 +62,7 @@ def main() -> None:
             signal.signal(signum, lambda number, frame: taken.add(number))
         signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     except KeyboardInterrupt as interrupt:  # a signal as the run returned
-        sys.stderr.write("pnp: interrupted after its files were written in full\n")
+        sys.stderr.write(FINISHED)
         sys.exit(exit_code(interrupt))
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
@@ -69,7 +72,7 @@ def main() -> None:
             pass
     late = taken | (signal.sigpending() & stopping)
     if late:
-        sys.stderr.write("pnp: interrupted after its files were written in full\n")
+        sys.stderr.write(FINISHED)
         sys.stderr.flush()
         code = 128 + min(late)
     os._exit(code)

@@ -24,7 +24,7 @@ from .compose.game import make_sheets
 from .compose.kit import KitPlan, plan_kit
 from .engine import reads as recorded, runtime as collector, store
 from .engine.jinja import bytecode_cache
-from .engine.kept import digest, kept
+from .engine import kept as keeping
 from .engine.memo import SheetCache
 from .findings import Findings, Location
 from .fonts import BUNDLED, font_files, measured, metrics, own_font_files
@@ -232,7 +232,6 @@ def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
     from .compose.deck import Deck
 
     groups = playability_samples([sheet for sheet in sheets if isinstance(sheet, Deck)])
-    key = digest(groups) if remember else None
 
     def work() -> list:
         # The rasteriser's cairocffi finds cairo through ctypes.util.find_library, which runs
@@ -242,7 +241,7 @@ def check_playability(sheets: list[Sheet], remember: bool = True) -> list:
         raster = load_whole("pnp.pdf.raster")
         return playability_findings(groups, raster.face_image)
 
-    return kept("playability", key, work) if key else work()
+    return keeping.kept("playability", keeping.digest(groups) if remember else None, work)
 
 
 def check_rules(project: Project, folder: Path, game: Game) -> Findings:

@@ -6,8 +6,8 @@ a digest of everything the work reads (the caller makes it with `value_digest` o
 values it hands the work; files are never part of a value, so a stage that reads files keeps
 nothing this way). The answer is written to the store's folder for `kind`, named for pnp's
 whole installation (pnp.engine.store), so a change to pnp's code starts afresh, and is held
-in memory for the process's next checks (a watch, a release's builds). `remember=False`
-(`--no-cache`) does the work and keeps nothing. Each kind that uses it says in its caller's
+in memory for the process's next checks (a watch, a release's builds). No key (`--no-cache`,
+or a value `digest` cannot key) does the work and keeps nothing. Each kind that uses it says in its caller's
 docstring what keeping it is worth.
 """
 
@@ -26,9 +26,10 @@ _HELD_PER_KIND = 8
 _held: dict[str, dict[str, object]] = {}
 
 
-def kept(kind: str, key: str, work: Callable[[], T], remember: bool = True) -> T:
-    """The answer to `work()` kept under (`kind`, `key`), or `work()`'s, which is kept."""
-    if not remember:
+def kept(kind: str, key: str | None, work: Callable[[], T]) -> T:
+    """The answer to `work()` kept under (`kind`, `key`), or `work()`'s, which is kept; with
+    no key, `work()`'s, kept nowhere."""
+    if key is None:
         return work()
     held = _held.setdefault(kind, {})
     if key in held:

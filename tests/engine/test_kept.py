@@ -46,9 +46,8 @@ def test_an_answer_comes_back_from_the_cache_in_a_process_that_did_not_hold_it(u
 
 def test_without_remembering_the_work_is_done_every_time_and_nothing_is_written(user_cache):
     calls, work = counting()
-    key = digest("fronts")
-    kept("test-kind", key, work, remember=False)
-    kept("test-kind", key, work, remember=False)
+    kept("test-kind", None, work)
+    kept("test-kind", None, work)
     assert len(calls) == 2
     assert not any(path.name.startswith("test-kind-") for path in user_cache.iterdir())
 
